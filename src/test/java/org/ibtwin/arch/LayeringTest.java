@@ -1,0 +1,46 @@
+package org.ibtwin.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** DESIGN.md rule 1: the SM, the diagnostic tools and doctor know the fabric only through MADs. */
+class LayeringTest {
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.ibtwin");
+    }
+
+    @Test
+    void managementLayersNeverReachIntoTheSimulator() {
+        ArchRule rule = noClasses().that().resideInAnyPackage("org.ibtwin.sm..", "org.ibtwin.diag..",
+                        "org.ibtwin.doctor..")
+                .should().dependOnClassesThat().resideInAPackage("org.ibtwin.sim..")
+                .allowEmptyShould(true);
+        rule.check(classes);
+    }
+
+    @Test
+    void lowerLayersDoNotDependOnUpperOnes() {
+        ArchRule model = noClasses().that().resideInAPackage("org.ibtwin.model..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.format..", "org.ibtwin.gen..",
+                        "org.ibtwin.cli..", "org.ibtwin.sim..", "org.ibtwin.sm..", "org.ibtwin.diag..",
+                        "org.ibtwin.doctor..", "org.ibtwin.perf..", "org.ibtwin.mad..")
+                .allowEmptyShould(true);
+        model.check(classes);
+        ArchRule format = noClasses().that().resideInAPackage("org.ibtwin.format..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.cli..", "org.ibtwin.sim..",
+                        "org.ibtwin.sm..", "org.ibtwin.diag..", "org.ibtwin.doctor..")
+                .allowEmptyShould(true);
+        format.check(classes);
+    }
+}
