@@ -1,35 +1,52 @@
 package org.ibtwin.format;
 
-/** Bad input in a file: carries the file and line so the message reads {@code file:line: what is wrong}. */
+import java.io.Serial;
+
+/**
+ * A file ibtwin reads is wrong: malformed, of the wrong shape, or naming something that is not there. The message
+ * reads like a compiler's: {@code file:line: message}, or {@code file: message} when the line is not known.
+ */
 public final class FormatException extends RuntimeException {
+    @Serial
     private static final long serialVersionUID = 1L;
 
     private final String file;
     private final int line;
-    private final String detail;
+    private final String message;
 
-    public FormatException(String file, int line, String detail) {
-        super(format(file, line, detail));
+    /**
+     * @param file    the file as the user named it
+     * @param line    1-based line, 0 when unknown
+     * @param message what is wrong, lower case, without the location
+     */
+    public FormatException(String file, int line, String message) {
+        this(file, line, message, null);
+    }
+
+    public FormatException(String file, int line, String message, Throwable cause) {
+        super(message, cause);
         this.file = file;
-        this.line = line;
-        this.detail = detail;
+        this.line = Math.max(0, line);
+        this.message = message;
     }
 
-    private static String format(String file, int line, String detail) {
-        return line > 0 ? file + ":" + line + ": " + detail : file + ": " + detail;
-    }
-
+    /** The file as the user named it. */
     public String file() {
         return file;
     }
 
-    /** 1-based line, or 0 when the problem is not on one line. */
+    /** The 1-based line, 0 when unknown. */
     public int line() {
         return line;
     }
 
-    /** The message without the place. */
-    public String detail() {
-        return detail;
+    /** The message without the location. */
+    public String message() {
+        return message;
+    }
+
+    @Override
+    public String getMessage() {
+        return line > 0 ? file + ":" + line + ": " + message : file + ": " + message;
     }
 }
