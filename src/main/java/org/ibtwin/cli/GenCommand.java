@@ -191,7 +191,7 @@ public final class GenCommand implements Callable<Integer> {
         String blocking;
 
         @Option(names = "--host-name", paramLabel = "<pattern>", defaultValue = FatTreeSpec.DEFAULT_HOST_NAME,
-                description = "Host name pattern for the host number (default: node%%03d).")
+                description = "Host names, from the host number (default: node%%03d).")
         String hostName;
 
         @Option(names = "--guid-base", paramLabel = "<guid>",
