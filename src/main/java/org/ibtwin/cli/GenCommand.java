@@ -1,0 +1,294 @@
+package org.ibtwin.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.gen.Shapes;
+import org.ibtwin.model.DeviceCatalog;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.Guids;
+import org.ibtwin.model.LinkSpeed;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * {@code ibtwin gen}: builds a fabric in memory and writes its files with {@link FabricFiles#write}.
+ *
+ * <p>Usage errors print one line, {@code ibtwin gen <shape>: <what is wrong>}, to stderr and exit 2. Option values
+ * are taken as text and checked here, and unknown options are collected rather than left to picocli, so that holds
+ * whatever parameter-exception handler the root command has; {@link #handleParseError} gives the same one-line form
+ * for what picocli itself still rejects (an option without its value).
+ */
+@Command(name = "gen", mixinStandardHelpOptions = true,
+        description = "Build a fabric and write its files.",
+        subcommands = {GenCommand.FatTreeCommand.class, GenCommand.BackToBackCommand.class,
+                GenCommand.SingleSwitchCommand.class})
+public final class GenCommand implements Callable<Integer> {
+    /** Exit code of a usage error. */
+    public static final int USAGE = 2;
+    /** Exit code when the files cannot be written. */
+    public static final int WRITE_FAILED = 1;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("ibtwin gen: name a shape: fat-tree, back-to-back or single-switch");
+        return USAGE;
+    }
+
+    /**
+     * A picocli parameter-exception handler that prints {@code ibtwin <command>: <message>} on one line and returns
+     * 2; the root command may install it with {@code setParameterExceptionHandler(GenCommand::handleParseError)}.
+     */
+    public static int handleParseError(ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        String name = cl.getCommandSpec().qualifiedName();
+        if (!name.startsWith("ibtwin")) {
+            name = "ibtwin " + name;
+        }
+        cl.getErr().println(name + ": " + ex.getMessage());
+        return USAGE;
+    }
+
+    /** A usage error: the message is printed after the command name. */
+    static final class UsageException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** What every shape shares: the output prefix, the speed, the one-line error handling. */
+    abstract static class ShapeCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = {"-o", "--output"}, paramLabel = "<prefix>",
+                description = "Prefix of the files to write (required).")
+        String output;
+
+        @Option(names = "--speed", paramLabel = "<speed>", defaultValue = "HDR",
+                description = "Lane speed of every link: SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR "
+                        + "(default: ${DEFAULT-VALUE}).")
+        String speed;
+
+        @Unmatched
+        List<String> unmatched = new ArrayList<>();
+
+        /** Builds the fabric from the options; throws IllegalArgumentException for bad values. */
+        abstract Fabric build();
+
+        /** What was built, one line. */
+        abstract String describe(Fabric fabric);
+
+        @Override
+        public final Integer call() throws Exception {
+            PrintWriter err = spec.commandLine().getErr();
+            Fabric fabric;
+            Path prefix;
+            try {
+                if (!unmatched.isEmpty()) {
+                    throw new UsageException((unmatched.get(0).startsWith("-") ? "unknown option " : "unexpected ")
+                            + "'" + unmatched.get(0) + "'");
+                }
+                prefix = outputPrefix();
+                fabric = build();
+            } catch (IllegalArgumentException e) {
+                err.println(commandName() + ": " + e.getMessage());
+                return USAGE;
+            }
+            try {
+                write(fabric, prefix);
+            } catch (IOException e) {
+                err.println(commandName() + ": cannot write " + prefix + ": " + e.getMessage());
+                return WRITE_FAILED;
+            }
+            spec.commandLine().getOut().println(describe(fabric) + " -> " + prefix);
+            return 0;
+        }
+
+        String commandName() {
+            return "ibtwin gen " + spec.name();
+        }
+
+        LinkSpeed speed() {
+            LinkSpeed s = LinkSpeed.parse(speed);
+            if (s == null) {
+                throw new UsageException("--speed must be one of "
+                        + Arrays.stream(LinkSpeed.values()).map(LinkSpeed::label).collect(Collectors.joining(", "))
+                        + ", got '" + speed + "'");
+            }
+            return s;
+        }
+
+        private Path outputPrefix() {
+            if (output == null || output.isBlank()) {
+                throw new UsageException("missing -o/--output <prefix>");
+            }
+            try {
+                return Path.of(output);
+            } catch (InvalidPathException e) {
+                throw new UsageException("-o/--output is not a usable path: " + e.getMessage());
+            }
+        }
+
+        /** Calls the writer; declared broadly so it compiles whether or not the writer declares IOException. */
+        private static void write(Fabric fabric, Path prefix) throws Exception {
+            FabricFiles.write(fabric, prefix);
+        }
+
+        static int positiveInt(String option, String value) {
+            try {
+                int n = Integer.parseInt(value.trim());
+                if (n >= 1) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new UsageException(option + " must be a whole number of at least 1, got '" + value + "'");
+        }
+
+        static String counts(Fabric f) {
+            return f.cas().size() + " hosts, " + f.switches().size() + " switches, " + f.links().size() + " links";
+        }
+    }
+
+    /** {@code gen fat-tree}. */
+    @Command(name = "fat-tree", mixinStandardHelpOptions = true,
+            description = "A 2- or 3-level folded-Clos fat tree.")
+    public static final class FatTreeCommand extends ShapeCommand {
+        @Option(names = "--levels", paramLabel = "2|3",
+                description = "Switch levels (default: 2 when the hosts fit, else 3).")
+        String levels;
+
+        @Option(names = "--radix", paramLabel = "<n>",
+                description = "Ports per switch, even (default: the speed's switch: 36 EDR, 40 HDR, 64 NDR).")
+        String radix;
+
+        @Option(names = "--hosts", paramLabel = "<n>", description = "Hosts, one single-port CA each (required).")
+        String hosts;
+
+        @Option(names = "--blocking", paramLabel = "<b:1>", defaultValue = "1:1",
+                description = "Down:up ratio at the leaves: 1:1, 2:1, 3:1 (default: ${DEFAULT-VALUE}).")
+        String blocking;
+
+        @Option(names = "--host-name", paramLabel = "<pattern>", defaultValue = FatTreeSpec.DEFAULT_HOST_NAME,
+                description = "Host names, from the host number (default: node%%03d).")
+        String hostName;
+
+        @Option(names = "--guid-base", paramLabel = "<guid>",
+                description = "Base of the fabric's GUIDs (default: 0x0002c90300000000).")
+        String guidBase;
+
+        public FatTreeCommand() {
+        }
+
+        /** The spec the options describe; throws IllegalArgumentException naming what is wrong. */
+        public FatTreeSpec fatTreeSpec() {
+            if (hosts == null) {
+                throw new UsageException("missing --hosts <n>");
+            }
+            int n = positiveInt("--hosts", hosts);
+            LinkSpeed s = speed();
+            int r = radix == null ? DeviceCatalog.switchFor(s).ports() : positiveInt("--radix", radix);
+            int b = FatTreeSpec.parseBlocking(blocking);
+            int l;
+            if (levels != null) {
+                l = positiveInt("--levels", levels);
+            } else {
+                l = r >= 4 && r % 2 == 0 && b < r && n <= FatTreeSpec.maxHosts(2, r, b) ? 2 : 3;
+            }
+            long base = FatTreeSpec.DEFAULT_GUID_BASE;
+            if (guidBase != null) {
+                try {
+                    base = Guids.parse(guidBase);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--guid-base must be a GUID like 0x0002c90300000000, got '"
+                            + guidBase + "'");
+                }
+            }
+            return new FatTreeSpec(l, r, n, b, s, hostName, base);
+        }
+
+        @Override
+        Fabric build() {
+            return FatTree.build(fatTreeSpec());
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            FatTreeSpec s = fatTreeSpec();
+            FatTree.Plan p = FatTree.plan(s);
+            return "fat-tree: " + s.levels() + " levels, radix " + s.radix() + ", " + s.blockingLabel() + ", "
+                    + s.speed().label() + ": " + counts(fabric) + " (" + p.leaves() + " leaves, " + p.spines()
+                    + " spines" + (p.cores() > 0 ? ", " + p.cores() + " cores in " + p.pods() + " pods" : "") + ")";
+        }
+    }
+
+    /** {@code gen back-to-back}. */
+    @Command(name = "back-to-back", mixinStandardHelpOptions = true,
+            description = "Two hosts joined by one cable, no switch.")
+    public static final class BackToBackCommand extends ShapeCommand {
+        public BackToBackCommand() {
+        }
+
+        @Override
+        Fabric build() {
+            return Shapes.backToBack(speed());
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            return "back-to-back, " + speed().label() + ": " + counts(fabric);
+        }
+    }
+
+    /** {@code gen single-switch}. */
+    @Command(name = "single-switch", mixinStandardHelpOptions = true,
+            description = "One switch with hosts on its first ports.")
+    public static final class SingleSwitchCommand extends ShapeCommand {
+        @Option(names = "--hosts", paramLabel = "<n>", description = "Hosts (required).")
+        String hosts;
+
+        @Option(names = "--radix", paramLabel = "<n>",
+                description = "Ports of the switch (default: the speed's switch: 36 EDR, 40 HDR, 64 NDR).")
+        String radix;
+
+        public SingleSwitchCommand() {
+        }
+
+        @Override
+        Fabric build() {
+            if (hosts == null) {
+                throw new UsageException("missing --hosts <n>");
+            }
+            int n = positiveInt("--hosts", hosts);
+            LinkSpeed s = speed();
+            int r = radix == null ? DeviceCatalog.switchFor(s).ports() : positiveInt("--radix", radix);
+            return Shapes.singleSwitch(n, r, s);
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            return "single-switch, " + speed().label() + ": " + counts(fabric);
+        }
+    }
+}
