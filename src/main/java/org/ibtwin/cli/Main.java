@@ -1,35 +1,54 @@
 package org.ibtwin.cli;
 
+import java.io.PrintWriter;
+import org.ibtwin.format.FormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The ibtwin root command. */
 @Command(name = "ibtwin", mixinStandardHelpOptions = true, version = "ibtwin 0.1.0",
         description = "An InfiniBand fabric in software.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {TopoCommand.class, GenCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+    /** Exit code for usage and input errors. */
+    public static final int USAGE = 2;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        spec.commandLine().usage(spec.commandLine().getOut());
     }
 
     public static void main(String[] args) {
         System.exit(run(args));
     }
 
-    /** Runs the command line and returns its exit code: 2 for usage errors. */
+    /** Runs the command line and returns its exit code: 2 for usage and input errors. */
     public static int run(String... args) {
-        CommandLine cl = commandLine();
-        return cl.execute(args);
+        return commandLine().execute(args);
     }
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
-        cl.setExitCodeExceptionMapper(t -> 2);
+        cl.setParameterExceptionHandler(GenCommand::handleParseError);
+        cl.setExecutionExceptionHandler(Main::handleFailure);
         return cl;
+    }
+
+    /** Bad input is one line and exit 2; anything else is one line and exit 1, with the trace only on request. */
+    private static int handleFailure(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        String name = cl.getCommandSpec().qualifiedName();
+        if (ex instanceof FormatException || ex instanceof IllegalArgumentException) {
+            err.println(name + ": " + ex.getMessage());
+            return USAGE;
+        }
+        err.println(name + ": internal error: " + ex);
+        if (System.getenv("IBTWIN_DEBUG") != null) {
+            ex.printStackTrace(err);
+        }
+        return 1;
     }
 }

@@ -1,0 +1,16 @@
+package org.ibtwin.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code ibtwin bench}: benchmarks that print figures. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
+        subcommands = {BenchTopoCommand.class})
+public final class BenchCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,154 @@
+package org.ibtwin.cli;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.ibtwin.format.TopologyReader;
+import org.ibtwin.format.TopologyWriter;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.LinkSpeed;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code ibtwin bench topo}: how long parsing and writing a 3-level fat tree's ibnetdiscover file takes, and how much
+ * heap the parsed fabric holds. Runs warm-up rounds first; prints the best and median of the measured rounds.
+ */
+@Command(name = "topo", mixinStandardHelpOptions = true,
+        description = "Time writing and parsing the topology file of a 3-level fat tree; report heap.")
+public final class BenchTopoCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--hosts", defaultValue = "50000", description = "Hosts (default: ${DEFAULT-VALUE}).")
+    int hosts;
+
+    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
+    int radix;
+
+    @Option(names = "--speed", defaultValue = "NDR", description = "Link speed (default: ${DEFAULT-VALUE}).")
+    String speed;
+
+    @Option(names = "--rounds", defaultValue = "5", description = "Measured rounds (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--warmup", defaultValue = "2", description = "Warm-up rounds (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        LinkSpeed s = LinkSpeed.parse(speed);
+        if (s == null) {
+            throw new IllegalArgumentException("--speed: unknown speed '" + speed + "'");
+        }
+        if (rounds < 1 || warmup < 0) {
+            throw new IllegalArgumentException("--rounds must be >= 1 and --warmup >= 0");
+        }
+        FatTreeSpec fs = FatTreeSpec.of(3, radix, hosts).withSpeed(s);
+        err.println("bench topo: building a 3-level fat tree, radix " + radix + ", " + hosts + " hosts ...");
+        err.flush();
+        Fabric f = FatTree.build(fs);
+        Path dir = Files.createTempDirectory("ibtwin-bench");
+        Path topo = dir.resolve("fabric.topo");
+        try {
+            long[] writeNs = new long[rounds];
+            long[] readNs = new long[rounds];
+            for (int r = -warmup; r < rounds; r++) {
+                err.println("bench topo: round " + (r < 0 ? "warm-up " + (r + warmup + 1) : (r + 1) + "/" + rounds));
+                err.flush();
+                long t0 = System.nanoTime();
+                TopologyWriter.write(f, topo);
+                long t1 = System.nanoTime();
+                Fabric back = TopologyReader.read(topo);
+                long t2 = System.nanoTime();
+                if (back.size() != f.size() || back.links().size() != f.links().size()) {
+                    throw new IllegalStateException("read back " + back.size() + " nodes, wrote " + f.size());
+                }
+                if (r >= 0) {
+                    writeNs[r] = t1 - t0;
+                    readNs[r] = t2 - t1;
+                }
+            }
+            long bytes = Files.size(topo);
+            long retained = retainedHeap(topo);
+            out.printf(Locale.ROOT, "fabric: 3-level fat tree, radix %d, %s: %d hosts, %d switches, %d links%n",
+                    radix, s, f.cas().size(), f.switches().size(), f.links().size());
+            out.printf(Locale.ROOT, "file:   %.1f MiB ibnetdiscover text%n", bytes / 1048576.0);
+            out.printf(Locale.ROOT, "write:  best %s  median %s  (%d rounds after %d warm-up)%n", ms(min(writeNs)),
+                    ms(median(writeNs)), rounds, warmup);
+            out.printf(Locale.ROOT, "parse:  best %s  median %s%n", ms(min(readNs)), ms(median(readNs)));
+            out.printf(Locale.ROOT, "heap:   parsed fabric retains %.1f MiB; peak heap in use %.1f MiB (max heap %.0f MiB)%n",
+                    retained / 1048576.0, peakHeap() / 1048576.0,
+                    Runtime.getRuntime().maxMemory() / 1048576.0);
+            out.flush();
+        } finally {
+            Files.deleteIfExists(topo);
+            Files.deleteIfExists(dir);
+        }
+        return 0;
+    }
+
+    /** Heap held by one parsed fabric: used heap after GC with it alive, minus without it. */
+    private static long retainedHeap(Path topo) {
+        MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
+        gc();
+        long before = mem.getHeapMemoryUsage().getUsed();
+        Fabric keep = TopologyReader.read(topo);
+        gc();
+        long after = mem.getHeapMemoryUsage().getUsed();
+        if (keep.size() < 0) {
+            throw new IllegalStateException();
+        }
+        return after - before;
+    }
+
+    private static void gc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static long peakHeap() {
+        long peak = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) {
+                peak += p.getPeakUsage().getUsed();
+            }
+        }
+        return peak;
+    }
+
+    private static long min(long[] a) {
+        return Arrays.stream(a).min().orElse(0);
+    }
+
+    private static long median(long[] a) {
+        long[] c = a.clone();
+        Arrays.sort(c);
+        return c[c.length / 2];
+    }
+
+    private static String ms(long ns) {
+        return String.format(Locale.ROOT, "%.0f ms", ns / 1e6);
+    }
+
+}
