@@ -177,8 +177,8 @@ public final class TopologyReader {
             }
             NodeType type = nodeType(word);
             if (type == null) {
-                throw new FormatException(file, lineNo, "expected Switch, Ca, Hca or Rt, or a [port] line, not \""
-                        + abbreviate(line) + "\"");
+                throw new FormatException(file, lineNo, "expected Switch, Ca, Hca or Rt, or a [port] line, got: "
+                        + abbreviate(line));
             }
             cur = parseNode(type, line.substring(word.length()), file, lineNo);
             applyPending(cur, pending, file, pendingLine);
@@ -307,6 +307,7 @@ public final class TopologyReader {
         if (c.peek() == '[') {
             p.remotePort = c.bracketNumber("remote port number");
         }
+        c.skipSpace();
         if (c.peek() == '(') {
             p.remoteGuid = c.parenGuid("remote port GUID");
         }
@@ -823,7 +824,7 @@ public final class TopologyReader {
                 throw new FormatException(file, line, "expected [" + what + "]");
             }
             int end = s.indexOf(']', i);
-            if (end < 0) {
+            if (end < 0 || s.substring(i + 1, end).indexOf('"') >= 0 || s.substring(i + 1, end).indexOf('[') >= 0) {
                 throw new FormatException(file, line, "missing ] after " + what);
             }
             String v = s.substring(i + 1, end).trim();

@@ -97,7 +97,8 @@ final class FabricBuilder {
         if (d.equals(DeviceCatalog.INFINIHOST)) {
             return "mthca0";
         }
-        return d.equals(DeviceCatalog.CONNECTX3) ? "mlx4_0" : "mlx5_0";
+        return d.equals(DeviceCatalog.CONNECTX3) || d.equals(DeviceCatalog.CONNECTX2) || d.equals(DeviceCatalog.CONNECTX_DDR)
+                ? "mlx4_0" : "mlx5_0";
     }
 
     /** A switch of the generation with {@code ports} physical ports, described by its human name. */

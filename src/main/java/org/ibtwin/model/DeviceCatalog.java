@@ -17,6 +17,10 @@ public final class DeviceCatalog {
 
     public static final Device INFINIHOST = new Device(MELLANOX, 0x5a44, NodeType.CA, "MT23108 InfiniHost",
             LinkSpeed.SDR, LinkWidth.X4, 2, false, "3.5.0");
+    public static final Device CONNECTX_DDR = new Device(MELLANOX, 0x634a, NodeType.CA, "ConnectX (MT25418)",
+            LinkSpeed.DDR, LinkWidth.X4, 2, false, "2.9.1000");
+    public static final Device CONNECTX2 = new Device(MELLANOX, 0x673c, NodeType.CA, "ConnectX-2 (MT26428)",
+            LinkSpeed.QDR, LinkWidth.X4, 2, false, "2.9.1000");
     public static final Device CONNECTX3 = new Device(MELLANOX, 0x1003, NodeType.CA, "ConnectX-3",
             LinkSpeed.FDR, LinkWidth.X4, 2, false, "2.42.5000");
     public static final Device CONNECTX4 = new Device(MELLANOX, 0x1013, NodeType.CA, "ConnectX-4",
@@ -27,8 +31,12 @@ public final class DeviceCatalog {
             LinkSpeed.HDR, LinkWidth.X4, 1, false, "20.39.1002");
     public static final Device CONNECTX7 = new Device(MELLANOX, 0x1021, NodeType.CA, "ConnectX-7",
             LinkSpeed.NDR, LinkWidth.X4, 1, false, "28.39.1002");
+    public static final Device INFINISCALE = new Device(MELLANOX, 0xa87c, NodeType.SWITCH, "InfiniScale",
+            LinkSpeed.SDR, LinkWidth.X4, 8, false, "1.0.5");
     public static final Device INFINISCALE3 = new Device(MELLANOX, 0xb924, NodeType.SWITCH, "InfiniScale III",
-            LinkSpeed.SDR, LinkWidth.X4, 24, false, "5.9.0");
+            LinkSpeed.DDR, LinkWidth.X4, 24, false, "5.9.0");
+    public static final Device INFINISCALE4 = new Device(MELLANOX, 0xbd36, NodeType.SWITCH, "InfiniScale IV",
+            LinkSpeed.QDR, LinkWidth.X4, 36, false, "7.4.3000");
     public static final Device SWITCHX = new Device(MELLANOX, 0xc738, NodeType.SWITCH, "SwitchX",
             LinkSpeed.FDR, LinkWidth.X4, 36, true, "9.4.2000");
     public static final Device SWITCHIB = new Device(MELLANOX, 0xcb20, NodeType.SWITCH, "Switch-IB",
@@ -40,8 +48,8 @@ public final class DeviceCatalog {
     public static final Device QUANTUM2 = new Device(MELLANOX, 0xd2f2, NodeType.SWITCH, "Quantum-2",
             LinkSpeed.NDR, LinkWidth.X4, 64, true, "31.2012.1024");
 
-    private static final List<Device> ALL = List.of(INFINIHOST, CONNECTX3, CONNECTX4, CONNECTX5, CONNECTX6,
-            CONNECTX7, INFINISCALE3, SWITCHX, SWITCHIB, SWITCHIB2, QUANTUM, QUANTUM2);
+    private static final List<Device> ALL = List.of(INFINIHOST, CONNECTX_DDR, CONNECTX2, CONNECTX3, CONNECTX4, CONNECTX5, CONNECTX6,
+            CONNECTX7, INFINISCALE, INFINISCALE3, INFINISCALE4, SWITCHX, SWITCHIB, SWITCHIB2, QUANTUM, QUANTUM2);
 
     private DeviceCatalog() {
     }
