@@ -116,7 +116,7 @@ public final class BenchMadCommand implements Callable<Integer> {
         int i = 1;
         for (Field f : fields) {
             if (!f.isArray()) {
-                m.put(f.name(), (long) (i++ * 2654435761L) & f.maxValue());
+                m.put(f.name(), (i++ * 2654435761L) & f.maxValue());
             }
         }
         return m;
