@@ -1,0 +1,821 @@
+package org.ibtwin.sim;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.ibtwin.transport.IbsimWire;
+import org.ibtwin.transport.MadAddress;
+
+/**
+ * The server side of ibsim's client protocol in remote (UDP) mode: real programs started with
+ * {@code LD_PRELOAD=libumad2sim.so IBSIM_SERVER_NAME=<host> IBSIM_SERVER_PORT=<port>} (and ibtwin's own
+ * {@code IbsimClient}) attach to whatever {@link AttachPoint} serves, as they would to {@code ibsim -r -l <port>}.
+ * The datagrams are those of {@link IbsimWire}, whose notes this class follows; what the server itself decides:
+ *
+ * <h2>Sockets</h2>
+ * A control socket at {@code port} and one data socket per client slot at {@code port + 1 .. port + 10}, all bound to
+ * the one address given to {@link #start}. CONNECT takes the lowest free slot and connects its data socket to (the
+ * connect message's source address, the data port it names); the client then sends its MADs to and receives them
+ * from that socket only. Datagrams reaching a slot from anyone else (or a free slot) are dropped.
+ *
+ * <h2>Control requests</h2>
+ * Exactly 80 bytes with the magic, or dropped without a reply; a client id of 10 or more (unless CONNECT) is dropped
+ * too, as ibsim does. Every other request gets its 80 bytes back, the data filled as ibsim fills it (the bytes it does
+ * not fill stay as sent) and the type echoed, or 0 (ERROR) when refused:
+ * <ul>
+ * <li>CONNECT: refused when all 10 slots are taken, when {@code SIM_HOST} names no node (ibsim refuses an unknown
+ *     node too: it does not fall back to the default node; libumad2sim then exits with "connect failed"), or when the
+ *     client asks to be an SM and an SM client already sits on that node. Otherwise the reply carries the slot and
+ *     the node's id (at most 31 bytes). Asking for IsSM at connect makes the client an SM client of the slot (a
+ *     second SM at the node is refused) but, as in ibsim, sets no capability bit: SET_ISSM does that (libumad2sim
+ *     sends it right after connecting when {@code SIM_SET_ISSM} is set, and when OpenSM opens the issm device).
+ *     A CONNECT from the very address and data port of a connected client replaces that client, which must have
+ *     died (a live one holds its port).</li>
+ * <li>DISCONNECT frees the slot and detaches the attachment, which clears the port's IsSM bit if the client set it
+ *     (ibsim's DISCONNECT leaves the bit set; the twin's {@link Attachment#detach} does not). An unknown slot is
+ *     answered all the same.</li>
+ * <li>GET_PORT, GET_VENDOR, GET_GID, GET_GUID, GET_NODEINFO, GET_PORTINFO, SET_ISSM, GET_PKEYS: as in
+ *     {@link IbsimWire}; a request for a slot without a client is refused (ibsim would read freed memory).
+ *     GET_PORTINFO always answers for the attach port ({@link Attachment} shows no other port; libumad2sim only
+ *     ever asks for port 0, the attach port).</li>
+ * <li>Any other type: answered unchanged, with a warning, as ibsim does.</li>
+ * </ul>
+ *
+ * <h2>MADs</h2>
+ * From a client: exactly 288 bytes or dropped. A request (R bit clear) gets the client's slot in the top 16 bits of
+ * its TID (libumad2sim keeps its agent id in bits 32..47 and matches responses by them; the slot bits come back
+ * unchanged in the response), then goes to {@link Attachment#send} addressed to (DLID, DQP, the GSI Q_Key for QPs
+ * above 0); the source LID (0 in libumad2sim's requests: "fill it in") is the twin's to know. Checking the MAD
+ * (versions, the directed-route header) and dropping trap represses are the twin's business, not the server's.
+ * <p>To a client, what the attachment's {@link MadSink} receives: DLID = the client's port LID (0xffff for a
+ * directed-route MAD, whose source is the permissive LID), SLID = the sender's LID, DQP = 0 for an SMP class
+ * (0x01, 0x81) and 1 otherwise (the QP libumad2sim's agents send from), SQP = the sender's QP, status 0, length 256.
+ * libumad2sim reads only SLID (as the umad address LID), SQP, status and the MAD. A MAD the twin could not deliver
+ * ({@link MadSink#undeliverable}) goes back to its sender with status 110, as ibsim bounces it.
+ *
+ * <h2>Clients that vanish</h2>
+ * A client that exits without DISCONNECT is noticed, as ibsim notices it, when its data port refuses a datagram
+ * (ICMP port unreachable): its slot is freed and its attachment detached; the others are not disturbed. Malformed
+ * datagrams are counted ({@link #droppedDatagrams()}) and logged (at most one warning a second), never answered.
+ *
+ * <h2>Local mode: not served</h2>
+ * ibsim's default (local) mode carries the same datagrams over unix <i>datagram</i> sockets in the <i>abstract</i>
+ * namespace ({@code "\0sim:ctl"}, {@code "\0sim:out<slot>"}). The JDK reaches neither: {@code DatagramChannel.open(
+ * StandardProtocolFamily.UNIX)} throws {@link UnsupportedOperationException} (unix domain channels are stream only)
+ * and {@link java.net.UnixDomainSocketAddress} rejects a path starting with NUL. So only remote mode is served:
+ * clients need {@code IBSIM_SERVER_NAME} (which switches libumad2sim to UDP) and {@code IBSIM_SERVER_PORT}.
+ *
+ * <h2>Threads</h2>
+ * One thread runs the sockets and calls {@link AttachPoint#attach} and the attachments, except that MADs for a client
+ * are written from whichever thread calls its sink (the twin's), without blocking: a datagram that finds the socket
+ * buffer full is dropped, as UDP would drop it.
+ */
+public final class IbsimServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(IbsimServer.class.getName());
+    private static final int SLOTS = IbsimWire.MAX_CLIENTS;
+    private static final int DRAIN_PER_ROUND = 64;
+    private static final int PERMISSIVE = MadAddress.PERMISSIVE_LID;
+    private static final long WARN_INTERVAL = TimeUnit.SECONDS.toNanos(1);
+    private static final int BIND_ATTEMPTS = 64;
+
+    /** A connected client, as a console lists it (ibsim's {@code list_connections}). */
+    public record Client(int slot, InetSocketAddress address, String nodeName, int portNumber, long portGuid,
+                         int lid, int qp, boolean sm) {
+        @Override
+        public String toString() {
+            return String.format("Client %d: %s connected at \"%s\" port 0x%x, lid %d, qp %d%s", slot,
+                    address.getAddress().getHostAddress() + ":" + address.getPort(), nodeName, portGuid, lid, qp,
+                    sm ? " SM" : "");
+        }
+    }
+
+    private final AttachPoint fabric;
+    private final Object lifecycle = new Object();
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final AtomicLong dropped = new AtomicLong();
+    private final Object warnLock = new Object();
+    private long lastWarn;
+    private long suppressed;
+
+    private DatagramChannel ctl;
+    private Slot[] slots;
+    private volatile Selector selector;
+    private Thread thread;
+    private InetSocketAddress address;
+    private volatile boolean running;
+    private boolean closed;
+
+    /** One client slot: its data socket, and the client connected there (written holding the slot). */
+    private static final class Slot {
+        final int index;
+        final DatagramChannel channel;
+        volatile Session session;
+
+        Slot(int index, DatagramChannel channel) {
+            this.index = index;
+            this.channel = channel;
+        }
+    }
+
+    /** A client between CONNECT and DISCONNECT; the sink of its attachment. */
+    private final class Session implements MadSink {
+        final Slot slot;
+        final InetSocketAddress peer;
+        final Attachment attachment;
+        final String nodeName;
+        final long nodeGuid;
+        final int qp;
+        volatile boolean sm;
+        volatile int lid;
+        volatile boolean gone;
+
+        Session(Slot slot, InetSocketAddress peer, Attachment attachment, int qp, boolean sm) {
+            this.slot = slot;
+            this.peer = peer;
+            this.attachment = attachment;
+            this.nodeName = String.valueOf(attachment.nodeName());
+            this.nodeGuid = attachment.nodeGuid();
+            this.qp = qp;
+            this.sm = sm;
+        }
+
+        /** The port's PortInfo, remembering its LID (the DLID of MADs to this client). */
+        byte[] portInfo() {
+            byte[] pi = attachment.portInfo();
+            if (pi != null && pi.length >= 18) {
+                lid = ((pi[16] & 0xff) << 8) | (pi[17] & 0xff);
+            }
+            return pi;
+        }
+
+        @Override
+        public void receive(byte[] mad, MadAddress from) {
+            if (gone) {
+                return;
+            }
+            try {
+                int dlid = from.lid() == PERMISSIVE ? PERMISSIVE : lid;
+                byte[] datagram = IbsimWire.encodeRequest(new IbsimWire.Header(dlid, from.lid(), gsiQp(mad),
+                        from.qpn(), 0, IbsimWire.MAD_SIZE), mad);
+                toClient(this, datagram);
+            } catch (RuntimeException e) {
+                drop("MAD for client %d not sent: %s", slot.index, e.getMessage());
+            }
+        }
+
+        @Override
+        public void undeliverable(byte[] mad, MadAddress to) {
+            if (gone) {
+                return;
+            }
+            try {
+                int slid = to.lid() == PERMISSIVE ? PERMISSIVE : lid;
+                byte[] datagram = IbsimWire.encodeRequest(new IbsimWire.Header(to.lid(), slid, to.qpn(),
+                        gsiQp(mad), IbsimWire.STATUS_TIMEOUT, IbsimWire.MAD_SIZE), mad);
+                toClient(this, datagram);
+            } catch (RuntimeException e) {
+                drop("bounce for client %d not sent: %s", slot.index, e.getMessage());
+            }
+        }
+
+        Client describe() {
+            return new Client(slot.index, peer, nodeName, attachment.portNumber(), attachment.portGuid(), lid, qp,
+                    sm);
+        }
+    }
+
+    /** A server that attaches its clients at {@code fabric}. */
+    public IbsimServer(AttachPoint fabric) {
+        this.fabric = Objects.requireNonNull(fabric, "fabric");
+    }
+
+    /**
+     * Binds the control socket at {@code bind:port} and the 10 data sockets at {@code port + 1 .. port + 10}, and
+     * starts serving. {@code port} 0 picks a free range.
+     *
+     * @throws BindException when a port of the range is taken
+     */
+    public void start(InetAddress bind, int port) throws IOException {
+        Objects.requireNonNull(bind, "bind");
+        if (port < 0 || port > 0xffff - SLOTS) {
+            throw new IllegalArgumentException("control port out of range: " + port);
+        }
+        synchronized (lifecycle) {
+            if (closed) {
+                throw new IllegalStateException("ibsim server closed");
+            }
+            if (thread != null) {
+                throw new IllegalStateException("ibsim server already started at " + address);
+            }
+            if (port != 0) {
+                bindRange(bind, port);
+            } else {
+                IOException last = null;
+                for (int i = 0; i < BIND_ATTEMPTS && ctl == null; i++) {
+                    int p = ephemeralPort(bind);
+                    if (p > 0xffff - SLOTS) {
+                        continue;
+                    }
+                    try {
+                        bindRange(bind, p);
+                    } catch (BindException e) {
+                        last = e;
+                    }
+                }
+                if (ctl == null) {
+                    throw last != null ? last : new BindException("no free range of " + (SLOTS + 1) + " ports");
+                }
+            }
+            try {
+                selector = Selector.open();
+                ctl.register(selector, SelectionKey.OP_READ, null);
+                for (Slot s : slots) {
+                    s.channel.register(selector, SelectionKey.OP_READ, s);
+                }
+            } catch (IOException e) {
+                closeChannels();
+                throw e;
+            }
+            running = true;
+            thread = new Thread(this::serve, "ibsim-server-" + address.getPort());
+            thread.setDaemon(true);
+            thread.start();
+            LOG.log(Level.DEBUG, "ibsim server listening at {0} (data ports {1}..{2})", address,
+                    address.getPort() + 1, address.getPort() + SLOTS);
+        }
+    }
+
+    /** A port the system hands out now (free a moment ago). */
+    private static int ephemeralPort(InetAddress bind) throws IOException {
+        try (DatagramChannel probe = DatagramChannel.open()) {
+            probe.bind(new InetSocketAddress(bind, 0));
+            return ((InetSocketAddress) probe.getLocalAddress()).getPort();
+        }
+    }
+
+    /** Binds ctl and the slots at {@code port..port+10}, or leaves nothing bound and throws. */
+    private void bindRange(InetAddress bind, int port) throws IOException {
+        List<DatagramChannel> opened = new ArrayList<>();
+        try {
+            for (int i = 0; i <= SLOTS; i++) {
+                DatagramChannel c = DatagramChannel.open();
+                opened.add(c);
+                c.configureBlocking(false);
+                try {
+                    c.bind(new InetSocketAddress(bind, port + i));
+                } catch (BindException e) {
+                    BindException b = new BindException("port " + (port + i) + " of " + bind.getHostAddress()
+                            + " is taken (an ibsim server needs " + port + ".." + (port + SLOTS) + ")");
+                    b.initCause(e);
+                    throw b;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            for (DatagramChannel c : opened) {
+                c.close();
+            }
+            throw e;
+        }
+        ctl = opened.get(0);
+        slots = new Slot[SLOTS];
+        for (int i = 0; i < SLOTS; i++) {
+            slots[i] = new Slot(i, opened.get(i + 1));
+        }
+        address = new InetSocketAddress(bind, port);
+    }
+
+    /** The control socket's address (clients' {@code IBSIM_SERVER_NAME}/{@code IBSIM_SERVER_PORT}). */
+    public InetSocketAddress address() {
+        synchronized (lifecycle) {
+            if (address == null) {
+                throw new IllegalStateException("ibsim server not started");
+            }
+            return address;
+        }
+    }
+
+    /** The control port. */
+    public int port() {
+        return address().getPort();
+    }
+
+    /** The connected clients, by slot. */
+    public List<Client> clients() {
+        List<Client> out = new ArrayList<>();
+        Slot[] s;
+        synchronized (lifecycle) {
+            s = slots;
+        }
+        if (s == null) {
+            return out;
+        }
+        for (Slot slot : s) {
+            Session session = slot.session;
+            if (session != null) {
+                out.add(session.describe());
+            }
+        }
+        return out;
+    }
+
+    /** Disconnects the client at {@code slot} as if it had sent DISCONNECT; false when there is none. */
+    public boolean disconnect(int slot) {
+        Slot[] s;
+        synchronized (lifecycle) {
+            s = slots;
+        }
+        if (s == null || slot < 0 || slot >= SLOTS) {
+            return false;
+        }
+        Session session = s[slot].session;
+        return session != null && release(session, "disconnected by the server", Level.INFO);
+    }
+
+    /** Datagrams dropped so far: malformed, from strangers, refused by the client's socket. */
+    public long droppedDatagrams() {
+        return dropped.get();
+    }
+
+    /** Stops serving, detaches every client and releases the sockets. The server cannot be started again. */
+    @Override
+    public void close() {
+        Thread t;
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = false;
+            t = thread;
+            if (selector != null) {
+                selector.wakeup();
+            }
+        }
+        if (t != null) {
+            try {
+                t.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (lifecycle) {
+            if (slots != null) {
+                for (Slot s : slots) {
+                    Session session = s.session;
+                    if (session != null) {
+                        release(session, "server closed", Level.DEBUG);
+                    }
+                }
+            }
+            closeChannels();
+        }
+    }
+
+    private void closeChannels() {
+        List<java.io.Closeable> all = new ArrayList<>();
+        if (selector != null) {
+            all.add(selector);
+        }
+        if (ctl != null) {
+            all.add(ctl);
+        }
+        if (slots != null) {
+            for (Slot s : slots) {
+                all.add(s.channel);
+            }
+        }
+        for (java.io.Closeable c : all) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "closing {0}: {1}", c, e.toString());
+            }
+        }
+    }
+
+    // ---- the server thread ----
+
+    private void serve() {
+        ByteBuffer buf = ByteBuffer.allocate(2048);
+        while (running) {
+            try {
+                selector.select(1000);
+            } catch (ClosedSelectorException e) {
+                break;
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "ibsim server: select failed: {0}", e.toString());
+                continue;
+            }
+            for (Runnable task; (task = tasks.poll()) != null; ) {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "ibsim server task failed", e);
+                }
+            }
+            Iterator<SelectionKey> it;
+            try {
+                it = selector.selectedKeys().iterator();
+            } catch (ClosedSelectorException e) {
+                break;
+            }
+            while (it.hasNext()) {
+                SelectionKey key = it.next();
+                it.remove();
+                if (!key.isValid()) {
+                    continue;
+                }
+                try {
+                    if (key.attachment() instanceof Slot s) {
+                        drainSlot(s, buf);
+                    } else {
+                        drainCtl(buf);
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "ibsim server: datagram handling failed", e);
+                }
+            }
+        }
+    }
+
+    private void drainCtl(ByteBuffer buf) {
+        for (int i = 0; i < DRAIN_PER_ROUND; i++) {
+            buf.clear();
+            SocketAddress from;
+            try {
+                from = ctl.receive(buf);
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "ibsim server: control receive: {0}", e.toString());
+                continue;
+            }
+            if (from == null) {
+                return;
+            }
+            buf.flip();
+            try {
+                control(buf, (InetSocketAddress) from);
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "ibsim server: control reply to {0}: {1}", from, e.toString());
+            } catch (RuntimeException e) {
+                drop("control datagram from %s dropped: %s", from, e);
+            }
+        }
+    }
+
+    private void drainSlot(Slot slot, ByteBuffer buf) {
+        for (int i = 0; i < DRAIN_PER_ROUND; i++) {
+            buf.clear();
+            SocketAddress from;
+            try {
+                from = slot.channel.receive(buf);
+            } catch (PortUnreachableException e) {
+                Session s = slot.session;
+                if (s != null) {
+                    vanished(s);
+                }
+                continue;
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "ibsim server: slot {0} receive: {1}", slot.index, e.toString());
+                continue;
+            }
+            if (from == null) {
+                return;
+            }
+            buf.flip();
+            Session s = slot.session;
+            if (s == null || !from.equals(s.peer)) {
+                drop("datagram of %d bytes at slot %d from %s, which is not its client: dropped", buf.remaining(),
+                        slot.index, from);
+                continue;
+            }
+            try {
+                fromClient(s, buf);
+            } catch (RuntimeException e) {
+                drop("MAD from client %d dropped: %s", slot.index, e);
+            }
+        }
+    }
+
+    // ---- control requests ----
+
+    private void control(ByteBuffer in, InetSocketAddress from) throws IOException {
+        int n = in.remaining();
+        if (n != IbsimWire.CTL_SIZE) {
+            drop("control datagram of %d bytes from %s (expected %d): dropped", n, from, IbsimWire.CTL_SIZE);
+            return;
+        }
+        byte[] raw = new byte[IbsimWire.CTL_SIZE];
+        in.get(raw);
+        IbsimWire.Ctl m;
+        try {
+            m = IbsimWire.decodeCtl(raw, raw.length);
+        } catch (IllegalArgumentException e) {
+            drop("control datagram from %s dropped: %s", from, e.getMessage());
+            return;
+        }
+        int id = m.clientId();
+        int type = m.type();
+        if (Integer.compareUnsigned(id, SLOTS) >= 0 && type != IbsimWire.TYPE_CONNECT) {
+            drop("control request %d from %s for client id %s: dropped", type, from, Integer.toUnsignedString(id));
+            return;
+        }
+        LOG.log(Level.TRACE, "ibsim server: control request {0} from {1} for client {2}, len {3}", type, from,
+                id, m.len());
+        byte[] data = m.data().clone();
+        int replyType;
+        try {
+            replyType = answer(id, type, data, from);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "ibsim server: control request " + type + " of client " + id + " failed", e);
+            replyType = IbsimWire.TYPE_ERROR;
+        }
+        ByteBuffer reply = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+        reply.putInt(8, replyType);
+        reply.put(16, data);
+        ctl.send(reply.clear(), from);
+    }
+
+    /** Fills {@code data} with the answer; the reply's type. */
+    private int answer(int id, int type, byte[] data, InetSocketAddress from) {
+        if (type == IbsimWire.TYPE_CONNECT) {
+            return connect(data, from);
+        }
+        Session s = slots[id].session;
+        if (type == IbsimWire.TYPE_DISCONNECT) {
+            if (s != null) {
+                release(s, "disconnected", Level.DEBUG);
+            } else {
+                LOG.log(Level.DEBUG, "ibsim server: DISCONNECT for client {0}, which is not connected", id);
+            }
+            return type;
+        }
+        if (type <= IbsimWire.TYPE_ERROR || type > IbsimWire.TYPE_GET_PKEYS) {
+            warn("bad control request type %d from %s: answered unchanged", type, from);
+            return type;
+        }
+        if (s == null) {
+            warn("control request %d from %s for client %d, which is not connected: refused", type, from, id);
+            return IbsimWire.TYPE_ERROR;
+        }
+        ByteBuffer d = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+        Attachment a = s.attachment;
+        switch (type) {
+            case IbsimWire.TYPE_GET_PORT -> {
+                byte[] pi = s.portInfo();
+                d.putShort(0, (short) s.lid).put(2, (byte) (pi[32] & 0x0f));
+            }
+            case IbsimWire.TYPE_GET_VENDOR -> {
+                ByteBuffer ni = ByteBuffer.wrap(a.nodeInfo());
+                d.putInt(0, ni.getInt(36) & 0xffffff)        // VendorID
+                        .putInt(4, ni.getShort(30) & 0xffff)  // DeviceID
+                        .putInt(8, ni.getInt(32))             // Revision
+                        .putLong(16, 1);                      // firmware version, always 1
+            }
+            case IbsimWire.TYPE_GET_GID -> {
+                System.arraycopy(s.portInfo(), 8, data, 0, 8);  // GidPrefix, big-endian
+                d.putLong(8, a.nodeGuid());                     // node GUID, host order
+            }
+            case IbsimWire.TYPE_GET_GUID -> d.putLong(0, a.nodeGuid());
+            case IbsimWire.TYPE_GET_NODEINFO -> copy64(a.nodeInfo(), data);
+            case IbsimWire.TYPE_GET_PORTINFO -> {
+                int asked = data[0] & 0xff;
+                if (asked != 0 && asked != a.portNumber()) {
+                    LOG.log(Level.DEBUG, "ibsim server: client {0} asked PortInfo of port {1}: answering for the "
+                            + "attach port {2}", id, asked, a.portNumber());
+                }
+                copy64(s.portInfo(), data);
+            }
+            case IbsimWire.TYPE_SET_ISSM -> {
+                boolean sm = d.getInt(0) != 0;
+                LOG.log(Level.DEBUG, "ibsim server: client {0} sets IsSM {1}", id, sm);
+                s.sm = sm;
+                a.setIsSm(sm);
+            }
+            case IbsimWire.TYPE_GET_PKEYS -> {
+                int[] pkeys = a.pkeys();
+                Arrays.fill(data, (byte) 0);
+                ByteBuffer be = ByteBuffer.wrap(data);
+                for (int i = 0; i < Math.min(pkeys.length, IbsimWire.CTL_DATA_SIZE / 2); i++) {
+                    be.putShort(2 * i, (short) pkeys[i]);
+                }
+            }
+            default -> throw new IllegalStateException("unreachable: " + type);
+        }
+        return type;
+    }
+
+    private static void copy64(byte[] attr, byte[] data) {
+        Arrays.fill(data, (byte) 0);
+        System.arraycopy(attr, 0, data, 0, Math.min(attr.length, data.length));
+    }
+
+    private int connect(byte[] data, InetSocketAddress from) {
+        IbsimWire.ClientInfo info = IbsimWire.decodeClientInfo(data);
+        int dataPort = info.id();
+        if (dataPort <= 0 || dataPort > 0xffff) {
+            warn("CONNECT from %s names data port %s: refused", from, Integer.toUnsignedString(dataPort));
+            return IbsimWire.TYPE_ERROR;
+        }
+        InetSocketAddress peer = new InetSocketAddress(from.getAddress(), dataPort);
+        for (Slot s : slots) {
+            Session old = s.session;
+            if (old != null && old.peer.equals(peer)) {
+                release(old, "replaced by a new client at the same address", Level.WARNING);
+            }
+        }
+        Slot free = null;
+        for (Slot s : slots) {
+            if (s.session == null) {
+                free = s;
+                break;
+            }
+        }
+        if (free == null) {
+            warn("can't open new connection for client %s: all %d client slots are taken", peer, SLOTS);
+            return IbsimWire.TYPE_ERROR;
+        }
+        String node = info.nodeId();
+        Attachment a;
+        try {
+            a = fabric.attach(node.isEmpty() ? null : node);
+        } catch (RuntimeException e) {
+            warn("client %d attempt to attach to unknown host \"%s\": %s", free.index, node, e.getMessage());
+            return IbsimWire.TYPE_ERROR;
+        }
+        if (a == null) {
+            warn("client %d attempt to attach to unknown host \"%s\"", free.index, node);
+            return IbsimWire.TYPE_ERROR;
+        }
+        if (info.issm()) {
+            for (Slot s : slots) {
+                Session other = s.session;
+                if (other != null && other.sm && other.nodeGuid == a.nodeGuid()) {
+                    warn("client %d (%s) connection attempt failed: SM already exists on \"%s\"", free.index, peer,
+                            a.nodeName());
+                    detachQuietly(a);
+                    return IbsimWire.TYPE_ERROR;
+                }
+            }
+        }
+        Session session = new Session(free, peer, a, info.qp(), info.issm());
+        try {
+            session.portInfo();
+            synchronized (free) {
+                free.channel.connect(peer);
+                free.session = session;
+            }
+        } catch (IOException | RuntimeException e) {
+            warn("client %d (%s): cannot connect its data socket: %s", free.index, peer, e);
+            detachQuietly(a);
+            return IbsimWire.TYPE_ERROR;
+        }
+        a.onReceive(session);
+        ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).putInt(0, free.index);
+        byte[] name = session.nodeName.getBytes(StandardCharsets.US_ASCII);
+        Arrays.fill(data, 12, 12 + IbsimWire.MAX_NODEID, (byte) 0);
+        System.arraycopy(name, 0, data, 12, Math.min(name.length, IbsimWire.MAX_NODEID));
+        LOG.log(Level.DEBUG, "ibsim server: attached client {0} ({1}) at node \"{2}\" port {3}{4}", free.index, peer,
+                session.nodeName, a.portNumber(), info.issm() ? " as SM" : "");
+        return IbsimWire.TYPE_CONNECT;
+    }
+
+    /** Frees the session's slot and detaches it; false when it was already gone. Any thread. */
+    private boolean release(Session s, String why, Level level) {
+        Slot slot = s.slot;
+        synchronized (slot) {
+            if (slot.session != s) {
+                return false;
+            }
+            slot.session = null;
+            s.gone = true;
+            try {
+                slot.channel.disconnect();
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "ibsim server: slot {0} disconnect: {1}", slot.index, e.toString());
+            }
+        }
+        detachQuietly(s.attachment);
+        LOG.log(level, "ibsim server: client {0} ({1}) at \"{2}\": {3}", slot.index, s.peer, s.nodeName, why);
+        return true;
+    }
+
+    private void vanished(Session s) {
+        release(s, "seems to be dead (its data port refuses datagrams) - disconnected", Level.WARNING);
+    }
+
+    private static void detachQuietly(Attachment a) {
+        try {
+            a.detach();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "ibsim server: detach failed", e);
+        }
+    }
+
+    // ---- MADs ----
+
+    private void fromClient(Session s, ByteBuffer in) {
+        int n = in.remaining();
+        if (n != IbsimWire.REQUEST_SIZE) {
+            drop("MAD datagram of %d bytes from client %d (expected %d): dropped", n, s.slot.index,
+                    IbsimWire.REQUEST_SIZE);
+            return;
+        }
+        byte[] d = new byte[IbsimWire.REQUEST_SIZE];
+        in.get(d);
+        IbsimWire.Header h = IbsimWire.decodeHeader(d, d.length);
+        byte[] mad = IbsimWire.mad(d);
+        if (!IbsimWire.isResponse(mad)) {
+            IbsimWire.setTid(mad, IbsimWire.serverTid(IbsimWire.tid(mad), s.slot.index));
+        }
+        int dqp = h.dqp();
+        if (dqp < 0 || dqp > 0xffffff) {
+            drop("MAD from client %d to QP 0x%x: dropped", s.slot.index, dqp);
+            return;
+        }
+        MadAddress to = new MadAddress(h.dlid(), dqp, dqp == 0 ? 0 : MadAddress.GSI_QKEY, 0, 0);
+        try {
+            s.attachment.send(mad, to);
+        } catch (RuntimeException e) {
+            drop("the twin refused a MAD from client %d: %s", s.slot.index, e);
+        }
+    }
+
+    /** Writes a datagram to the session's client, unless it has gone. Any thread; never blocks. */
+    private void toClient(Session s, byte[] datagram) {
+        Slot slot = s.slot;
+        synchronized (slot) {
+            if (slot.session != s) {
+                return;
+            }
+            try {
+                if (slot.channel.write(ByteBuffer.wrap(datagram)) == 0) {
+                    drop("client %d's socket buffer is full: MAD dropped", slot.index);
+                }
+            } catch (PortUnreachableException e) {
+                tasks.add(() -> vanished(s));
+                Selector sel = selector;
+                if (sel != null) {
+                    sel.wakeup();
+                }
+            } catch (ClosedChannelException e) {
+                LOG.log(Level.DEBUG, "ibsim server closed: MAD for client {0} dropped", slot.index);
+            } catch (IOException e) {
+                drop("MAD to client %d: %s", slot.index, e);
+            }
+        }
+    }
+
+    /** The QP libumad2sim's agents use for a MAD of this class: 0 for SMPs, 1 otherwise. */
+    private static int gsiQp(byte[] mad) {
+        int cls = IbsimWire.mgmtClass(mad);
+        return cls == 0x01 || cls == 0x81 ? 0 : 1;
+    }
+
+    // ---- logging ----
+
+    private void drop(String format, Object... args) {
+        dropped.incrementAndGet();
+        warn(format, args);
+    }
+
+    /** A warning, at most one a second; the ones held back are counted in the next. */
+    private void warn(String format, Object... args) {
+        String msg;
+        synchronized (warnLock) {
+            long now = System.nanoTime();
+            if (lastWarn != 0 && now - lastWarn < WARN_INTERVAL) {
+                suppressed++;
+                LOG.log(Level.DEBUG, () -> "ibsim server: " + String.format(format, args));
+                return;
+            }
+            msg = String.format(format, args) + (suppressed > 0 ? " (" + suppressed + " more held back)" : "");
+            lastWarn = now;
+            suppressed = 0;
+        }
+        LOG.log(Level.WARNING, "ibsim server: " + msg);
+    }
+}
