@@ -3,6 +3,7 @@ package org.ibtwin.cli;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.ibtwin.diag.Addresses;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.OpFailure;
@@ -125,10 +126,13 @@ abstract class DiagCommand implements Callable<Integer> {
                 .orElseThrow(() -> new IbError("cannot resolve SM destination port " + diag.smPort));
     }
 
+    /** How commands attach: {@link TransportOptions#open()}; tests put a fake fabric here. */
+    static Function<TransportOptions, MadTransport> opener = TransportOptions::open;
+
     /** Attaches to the fabric, or fails as the tools fail to open their port (with the reason on stderr). */
     MadTransport attach() {
         try {
-            return transport.open();
+            return opener.apply(transport);
         } catch (MadTransportException e) {
             warn("mad_rpc_open_port: can't attach to ibsim at " + transport.target() + ": " + e.getMessage());
             throw new IbError("Failed to open '" + (transport.ca == null ? "(null)" : transport.ca) + "' port '"
