@@ -405,6 +405,7 @@ class SmpPerfqueryInteropTest {
                 }
             }
             same(sim, "smpquery", "-t", "100", "-G", "nodeinfo", "0x1234");
+            assertThat(sm.process().isAlive()).as("opensm still running").isTrue();
         }
     }
 
