@@ -56,11 +56,11 @@ import picocli.CommandLine;
  * {@code net} when installed (unconnected CA ports).
  *
  * <p>Counters move while we look: every MAD through a port counts in its PortXmit/RcvPkts and Data, and a query
- * to a missing LID counts at the switch. So each perfquery comparison runs the real tool, then ours, then the real
- * tool again: lines equal in the two real runs must be equal in ours, and every other counter of ours must lie
- * between the two real readings (counters only grow between resets). Most outputs come out identical anyway. The
+ * to a missing LID counts at the switch. So each perfquery comparison runs the real tool, then ours; most come out
+ * identical. When they differ the real tool runs again: lines equal in the two real runs must be equal in ours, and
+ * every other counter of ours must lie between the two real readings (counters only grow between resets). The
  * resets are compared by what a real read shows right after the real reset and right after ours: the same bytes,
- * since only the read's own MADs have passed since.
+ * since only the read's own MADs have passed since (but for a counter ibsim's reset leaves alone).
  */
 @Tag("interop")
 class SmpPerfqueryInteropTest {
@@ -425,6 +425,11 @@ class SmpPerfqueryInteropTest {
     private void counters(Remote sim, String... args) throws Exception {
         Result a = sim.real(perfquery, args);
         Result ours = sim.ours(concat("perfquery", args));
+        compared++;
+        if (ours.out().equals(a.out()) && ours.exit() == a.exit()) {
+            identical++;
+            return;
+        }
         Result b = sim.real(perfquery, args);
         String what = ours.command();
         assertThat(ours.exit()).as(what + " exit code").isEqualTo(a.exit()).isEqualTo(b.exit());
@@ -449,10 +454,6 @@ class SmpPerfqueryInteropTest {
             assertThat(Long.compareUnsigned(va, vo) <= 0 && Long.compareUnsigned(vo, vb) <= 0)
                     .as(what + ": " + ma.group(1) + " " + vo + " not within the real readings " + va + ".." + vb)
                     .isTrue();
-        }
-        compared++;
-        if (ours.out().equals(a.out())) {
-            identical++;
         }
     }
 
