@@ -245,6 +245,82 @@ public final class Dumps {
                 + PerfAttributes.PORT_XMIT_DISCARD_DETAILS.dump(data, off);
     }
 
+    // ---- forwarding tables: ibtwin's own smpquery operations (no real smpquery prints them), in ibroute's style
+
+    /** The first multicast LID: MulticastForwardingTable block b holds MLIDs 0xc000 + 32 b .. + 31. */
+    public static final int MCAST_LID_BASE = 0xc000;
+
+    /**
+     * {@code ibtwin smpquery LinearForwarding}'s header: "# Linear forwarding table: Lid 3 blocks 0-0 (LIDs
+     * 0x0000-0x003f, LinearFdbCap 49152, LinearFdbTop 9)" and ibroute's two column heads.
+     */
+    public static String lftHeader(PortId dest, int firstBlock, int lastBlock, int cap, int top) {
+        return String.format("# Linear forwarding table: %s blocks %d-%d (LIDs 0x%04x-0x%04x, LinearFdbCap %d, "
+                + "LinearFdbTop %d)\n  Lid  Out\n       Port\n", dest, firstBlock, lastBlock, firstBlock * 64,
+                lastBlock * 64 + 63, cap, top);
+    }
+
+    /**
+     * One LinearForwardingTable block as ibroute prints its entries, "0x0004 001", one line per LID of the block
+     * whose port is not 255 (255: no route).
+     */
+    public static String lftBlock(int block, byte[] data, int off) {
+        Layout l = SmpAttributes.LINEAR_FWD_TABLE;
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 64; i++) {
+            int port = (int) l.get(data, off, l.fields().get(i));
+            if (port != 0xff) {
+                sb.append(String.format("0x%04x %03d\n", block * 64 + i, port));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The LinearForwarding dump's last line, as ibroute ends its own: "10 valid lids dumped". */
+    public static String lftTrailer(int lids) {
+        return lids + " valid lids dumped\n";
+    }
+
+    /**
+     * {@code ibtwin smpquery MulticastForwarding}'s header: "# Multicast forwarding table: Lid 3 blocks 0-31
+     * (MLIDs 0xc000-0xc3ff, McastFdbCap 1024, MulticastFDBTop 0x0000)" and the column heads.
+     */
+    public static String mftHeader(PortId dest, int firstBlock, int lastBlock, int cap, int top) {
+        return String.format("# Multicast forwarding table: %s blocks %d-%d (MLIDs 0x%04x-0x%04x, McastFdbCap %d, "
+                + "MulticastFDBTop 0x%04x)\n MLid  Ports\n", dest, firstBlock, lastBlock,
+                MCAST_LID_BASE + firstBlock * 32, MCAST_LID_BASE + lastBlock * 32 + 31, cap, top);
+    }
+
+    /**
+     * One MulticastForwardingTable block: {@code positions} are its port-mask blocks for ports 0-15, 16-31, ...
+     * (attribute modifier position 0, 1, ...; 64 bytes each at offset 0). One line per MLID that forwards to some
+     * port, "0xc000 1,3,5", the ports in increasing order.
+     */
+    public static String mftBlock(int block, List<byte[]> positions) {
+        Layout l = SmpAttributes.MCAST_FWD_TABLE;
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 32; i++) {
+            StringBuilder ports = new StringBuilder();
+            for (int pos = 0; pos < positions.size(); pos++) {
+                int mask = (int) l.get(positions.get(pos), 0, l.fields().get(i));
+                for (int bit = 0; bit < 16; bit++) {
+                    if ((mask & (1 << bit)) != 0) {
+                        ports.append(ports.length() == 0 ? "" : ",").append(pos * 16 + bit);
+                    }
+                }
+            }
+            if (ports.length() > 0) {
+                sb.append(String.format("0x%04x %s\n", MCAST_LID_BASE + block * 32 + i, ports));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The MulticastForwarding dump's last line: "2 valid mlids dumped". */
+    public static String mftTrailer(int mlids) {
+        return mlids + " valid mlids dumped\n";
+    }
+
     private static void needBlocks(Layout l, int n, List<byte[]> blocks) {
         if (blocks.size() < n) {
             throw new MadFormatException(l.name(), null, n + " blocks needed, " + blocks.size() + " given");

@@ -1,0 +1,166 @@
+package org.ibtwin.cli;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import org.ibtwin.diag.Addresses;
+import org.ibtwin.diag.MadQuery;
+import org.ibtwin.diag.OpFailure;
+import org.ibtwin.diag.QueryException;
+import org.ibtwin.mad.PortId;
+import org.ibtwin.transport.MadTransport;
+import org.ibtwin.transport.MadTransportException;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * What the infiniband-diags front ends share: the transport and common options, and the real tools' way of failing
+ * ({@code <tool>: iberror: failed: <why>} on stdout after whatever was printed so far, exit code 255 for C's
+ * {@code exit(-1)}; libibmad's {@code ibwarn: [pid] ...} lines on stderr; usage on stderr with exit 2).
+ */
+abstract class DiagCommand implements Callable<Integer> {
+    /** The exit code of the real tools' {@code exit(-1)}. */
+    static final int IBERROR = 255;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TransportOptions transport;
+
+    @Mixin
+    DiagOptions diag;
+
+    /** What the command prints, kept until the end so an error line follows the partial output. */
+    final StringBuilder out = new StringBuilder();
+
+    /** The tool's name as its messages show it ("smpquery"). */
+    abstract String tool();
+
+    /** Does the work; returns the exit code or throws {@link IbError} / {@link OpFailure}. */
+    abstract int execute();
+
+    /** A failure the real tool reports with IBEXIT: its text after "iberror: failed: ". */
+    static final class IbError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        IbError(String message) {
+            super(message);
+        }
+
+        IbError(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    @Override
+    public final Integer call() {
+        PrintWriter stdout = spec.commandLine().getOut();
+        int rc;
+        try {
+            rc = execute();
+        } catch (IbError e) {
+            stdout.print(out);
+            stdout.println(tool() + ": iberror: failed: " + e.getMessage());
+            rc = IBERROR;
+        }
+        if (rc != IBERROR) {
+            stdout.print(out);
+        }
+        stdout.flush();
+        spec.commandLine().getErr().flush();
+        return rc;
+    }
+
+    /** The query layer over {@code t} with -t and -y applied (checked as the real tools check them). */
+    MadQuery query(MadTransport t) {
+        MadQuery q = new MadQuery(t);
+        int ms = timeoutMillis();
+        if (ms > 0) {
+            q.timeout(Duration.ofMillis(ms));
+        }
+        if (diag.mkey != null) {
+            q.mkey(mkey());
+        }
+        return q;
+    }
+
+    /** Checks the options the real tools check while reading them (-t, -y, -s), before anything else. */
+    void checkCommonOptions() {
+        timeoutMillis();
+        if (diag.mkey != null) {
+            mkey();
+        }
+        smLid();
+    }
+
+    /** -t: 0 when not given. */
+    int timeoutMillis() {
+        if (diag.timeout == null) {
+            return 0;
+        }
+        Addresses.Parsed p = Addresses.strtol(diag.timeout);
+        if (!p.whole(diag.timeout) || p.value() <= 0 || p.value() > Integer.MAX_VALUE) {
+            throw new IbError("Invalid timeout \"" + diag.timeout + "\".  Timeout requires a positive integer "
+                    + "value < " + Integer.MAX_VALUE + ".");
+        }
+        return (int) p.value();
+    }
+
+    private long mkey() {
+        String s = diag.mkey.trim();
+        if (s.isEmpty() || !s.matches("(?i)(0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*)")) {
+            throw new IbError("Bad M_Key");
+        }
+        return Addresses.unsigned(s);
+    }
+
+    /** -s: the SA's LID, 0 when not given. */
+    int smLid() {
+        if (diag.smPort == null) {
+            return 0;
+        }
+        return Addresses.lid(diag.smPort).map(PortId::lid)
+                .orElseThrow(() -> new IbError("cannot resolve SM destination port " + diag.smPort));
+    }
+
+    /** How commands attach: {@link TransportOptions#open()}; tests put a fake fabric here. */
+    static Function<TransportOptions, MadTransport> opener = TransportOptions::open;
+
+    /** Attaches to the fabric, or fails as the tools fail to open their port (with the reason on stderr). */
+    MadTransport attach() {
+        try {
+            return opener.apply(transport);
+        } catch (MadTransportException e) {
+            warn("mad_rpc_open_port: can't attach to ibsim at " + transport.target() + ": " + e.getMessage());
+            throw new IbError("Failed to open '" + (transport.ca == null ? "(null)" : transport.ca) + "' port '"
+                    + (transport.caPort == null ? 0 : Addresses.number(transport.caPort)) + "'", e);
+        }
+    }
+
+    /** libibmad's warning line on stderr: "ibwarn: [pid] text". */
+    void warn(String text) {
+        spec.commandLine().getErr().println("ibwarn: [" + ProcessHandle.current().pid() + "] " + text);
+    }
+
+    /** The warning libibmad prints for a failed query: always for a timeout, with -e for a status. */
+    void warnQuery(QueryException q) {
+        if (q != null && (q.alwaysWarned() || diag.showErrors())) {
+            warn(q.warning());
+        }
+    }
+
+    /** An {@link OpFailure} as the tool reports it, its query's warning on stderr first. */
+    IbError failed(String prefix, OpFailure f) {
+        warnQuery(f.query());
+        return new IbError(prefix + f.getMessage(), f);
+    }
+
+    /** Usage on stderr and exit 2, as ibdiag_show_usage. */
+    int usage() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return Main.USAGE;
+    }
+}
