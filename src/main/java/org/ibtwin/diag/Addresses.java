@@ -34,26 +34,11 @@ public final class Addresses {
      * they last. No digits: 0, end 0. Values past the range of a long saturate, as strtol's do.
      */
     public static Parsed strtol(String s) {
-        int i = 0;
+        Prefix pf = prefix(s);
         int n = s.length();
-        while (i < n && isSpace(s.charAt(i))) {
-            i++;
-        }
-        boolean neg = false;
-        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-            neg = s.charAt(i) == '-';
-            i++;
-        }
-        int base = 10;
-        if (i < n && s.charAt(i) == '0') {
-            if (i + 2 < n && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X')
-                    && Character.digit(s.charAt(i + 2), 16) >= 0) {
-                base = 16;
-                i += 2;
-            } else {
-                base = 8;
-            }
-        }
+        int i = pf.digitsStart();
+        boolean neg = pf.negative();
+        int base = pf.base();
         int start = i;
         long v = 0;
         boolean overflow = false;
@@ -153,26 +138,11 @@ public final class Addresses {
 
     /** C's {@code strtoull(s, NULL, 0)}: as {@link #strtol} but up to 2^64-1, a minus sign negating modulo 2^64. */
     public static long unsigned(String s) {
-        int i = 0;
+        Prefix pf = prefix(s);
         int n = s.length();
-        while (i < n && isSpace(s.charAt(i))) {
-            i++;
-        }
-        boolean neg = false;
-        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-            neg = s.charAt(i) == '-';
-            i++;
-        }
-        int base = 10;
-        if (i < n && s.charAt(i) == '0') {
-            if (i + 2 < n && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X')
-                    && Character.digit(s.charAt(i + 2), 16) >= 0) {
-                base = 16;
-                i += 2;
-            } else {
-                base = 8;
-            }
-        }
+        int i = pf.digitsStart();
+        boolean neg = pf.negative();
+        int base = pf.base();
         long v = 0;
         boolean overflow = false;
         while (i < n && s.charAt(i) <= 0x7f && Character.digit(s.charAt(i), base) >= 0) {
@@ -206,6 +176,34 @@ public final class Addresses {
             return Optional.empty();
         }
         return Optional.of(entries.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /** What C's strto* read before the digits: white space, a sign, and the base prefix for base 0. */
+    private record Prefix(int digitsStart, boolean negative, int base) {
+    }
+
+    private static Prefix prefix(String s) {
+        int i = 0;
+        int n = s.length();
+        while (i < n && isSpace(s.charAt(i))) {
+            i++;
+        }
+        boolean neg = false;
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+            neg = s.charAt(i) == '-';
+            i++;
+        }
+        int base = 10;
+        if (i < n && s.charAt(i) == '0') {
+            if (i + 2 < n && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X')
+                    && Character.digit(s.charAt(i + 2), 16) >= 0) {
+                base = 16;
+                i += 2;
+            } else {
+                base = 8;
+            }
+        }
+        return new Prefix(i, neg, base);
     }
 
     private static boolean isSpace(char c) {
