@@ -1,0 +1,299 @@
+package org.ibtwin.format;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.ibtwin.model.NodeType;
+
+/**
+ * OpenSM's partitions.conf: statements {@code Name[=PKey][,flag[=value]]... : member[=full|limited|both], ... ;}
+ * that may span lines, {@code #} comments, several statements on a line. Members are port GUIDs or ALL, ALL_CAS,
+ * ALL_SWITCHES, ALL_ROUTERS, SELF (the SM's own port) and NONE; {@code mgid=...} entries define multicast groups
+ * and are skipped. A member without a membership gets the partition's {@code defmember} (limited unless said).
+ *
+ * <p>Memberships follow OpenSM: with a partitions file, every port starts as a limited member of the Default
+ * partition (0x7fff) and the SM's port as a full one; each statement then adds its members in order, a later
+ * mention of a port overwriting an earlier one in the same partition ({@code both} counts as full, as without
+ * allow_both_pkeys). A partition without a P_Key gets one OpenSM picks; here it is keyed by name.
+ */
+public final class PartitionsConf {
+    /** The Default partition's P_Key. */
+    public static final int DEFAULT_PKEY = 0x7fff;
+
+    public enum Membership { FULL, LIMITED }
+
+    /**
+     * One member entry.
+     *
+     * @param name ALL, ALL_CAS, ALL_SWITCHES, ALL_ROUTERS or SELF, or null for a port GUID
+     * @param guid the port GUID (0 for the named sets)
+     */
+    public record Member(String name, long guid, Membership membership, int line) {
+        /** "ALL=full", "0x0002c90300000003=limited". */
+        public String label() {
+            return (name != null ? name : String.format("0x%016x", guid)) + "=" + membership.name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * One partition statement.
+     *
+     * @param pkey the 15-bit P_Key, or -1 when the file leaves it to OpenSM
+     */
+    public record Partition(String name, int pkey, Map<String, String> flags, List<Member> members, int line) {
+        /** The key memberships are kept under: the P_Key, or the name when OpenSM picks the P_Key. */
+        public String key() {
+            return pkey >= 0 ? String.format("0x%04x", pkey) : name;
+        }
+    }
+
+    private static final Pattern STATEMENT = Pattern.compile(
+            "(?m)^\\s*[A-Za-z0-9_.\\-]+\\s*(=\\s*(0[xX])?[0-9a-fA-F]+)?\\s*(,[^:;\\n]*)?:[^;]*;");
+
+    private final String file;
+    private final List<Partition> partitions;
+
+    private PartitionsConf(String file, List<Partition> partitions) {
+        this.file = file;
+        this.partitions = List.copyOf(partitions);
+    }
+
+    public String file() {
+        return file;
+    }
+
+    public List<Partition> partitions() {
+        return partitions;
+    }
+
+    /** Whether a text looks like a partitions.conf (a {@code Name=PKey : members ;} statement). */
+    public static boolean looksLike(String text) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : text.split("\n", -1)) {
+            int h = line.indexOf('#');
+            sb.append(h < 0 ? line : line.substring(0, h)).append('\n');
+        }
+        return STATEMENT.matcher(sb).find();
+    }
+
+    public static PartitionsConf read(Path path) {
+        try {
+            return parse(Files.readString(path, StandardCharsets.UTF_8), path.toString());
+        } catch (NoSuchFileException e) {
+            throw new FormatException(path.toString(), 0, "no such file");
+        } catch (IOException e) {
+            throw new FormatException(path.toString(), 0, "cannot read: " + e.getMessage());
+        }
+    }
+
+    public static PartitionsConf parse(String text, String file) {
+        StringBuilder all = new StringBuilder(text.length());
+        List<Integer> lineStarts = new ArrayList<>();
+        for (String l : text.split("\n", -1)) {
+            lineStarts.add(all.length());
+            int hash = l.indexOf('#');
+            all.append(hash < 0 ? l : l.substring(0, hash)).append('\n');
+        }
+        List<Partition> out = new ArrayList<>();
+        int from = 0;
+        while (from < all.length()) {
+            int semi = all.indexOf(";", from);
+            String seg = all.substring(from, semi < 0 ? all.length() : semi);
+            if (!seg.isBlank()) {
+                int first = from;
+                while (Character.isWhitespace(all.charAt(first))) {
+                    first++;
+                }
+                if (semi < 0) {
+                    throw new FormatException(file, lineAt(lineStarts, first),
+                            "partition statement without a closing ';'");
+                }
+                out.add(statement(seg, from, file, lineStarts));
+            }
+            if (semi < 0) {
+                break;
+            }
+            from = semi + 1;
+        }
+        return new PartitionsConf(file, out);
+    }
+
+    private static int lineAt(List<Integer> lineStarts, int offset) {
+        int lo = 0;
+        int hi = lineStarts.size() - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (lineStarts.get(mid) <= offset) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo + 1;
+    }
+
+    private static Partition statement(String s, int base, String file, List<Integer> lineStarts) {
+        int lead = 0;
+        while (Character.isWhitespace(s.charAt(lead))) {
+            lead++;
+        }
+        int line = lineAt(lineStarts, base + lead);
+        int colon = s.indexOf(':');
+        if (colon < 0) {
+            throw new FormatException(file, line, "no partition definition found (expected Name=PKey : members ;)");
+        }
+        String[] head = s.substring(0, colon).split(",");
+        String nameId = head[0].strip();
+        String name = nameId;
+        int pkey = -1;
+        int eq = nameId.indexOf('=');
+        if (eq >= 0) {
+            name = nameId.substring(0, eq).strip();
+            String id = nameId.substring(eq + 1).strip();
+            try {
+                pkey = (int) (id.startsWith("0x") || id.startsWith("0X") ? Long.parseLong(id.substring(2), 16)
+                        : Long.parseLong(id));
+            } catch (NumberFormatException e) {
+                throw new FormatException(file, line, "P_Key \"" + id + "\" of partition \"" + name
+                        + "\" is not a number");
+            }
+            if (pkey <= 0 || pkey > 0xffff) {
+                throw new FormatException(file, line, "P_Key " + id + " of partition \"" + name
+                        + "\" is outside 0x0001..0xffff");
+            }
+            pkey &= 0x7fff;
+        }
+        if (name.isEmpty()) {
+            throw new FormatException(file, line, "partition without a name");
+        }
+        if (pkey < 0 && name.equals("Default")) {
+            pkey = DEFAULT_PKEY;
+        }
+        Map<String, String> flags = new LinkedHashMap<>();
+        Membership def = Membership.LIMITED;
+        for (int i = 1; i < head.length; i++) {
+            String f = head[i].strip();
+            if (f.isEmpty()) {
+                throw new FormatException(file, line, "bad partition flags: empty flag in \"" + name + "\"");
+            }
+            int e = f.indexOf('=');
+            String k = (e < 0 ? f : f.substring(0, e)).strip();
+            String v = e < 0 ? "" : f.substring(e + 1).strip();
+            flags.put(k, v);
+            if (k.equals("defmember")) {
+                def = switch (v.toLowerCase(Locale.ROOT)) {
+                    case "full", "both" -> Membership.FULL;
+                    case "limited" -> Membership.LIMITED;
+                    default -> throw new FormatException(file, line, "defmember \"" + v
+                            + "\" is not limited, full or both");
+                };
+            }
+        }
+        List<Member> members = new ArrayList<>();
+        String body = s.substring(colon + 1);
+        int offset = colon + 1;
+        for (String tok : body.split(",", -1)) {
+            String t = tok.strip();
+            int tokLine = lineAt(lineStarts, base + offset + (t.isEmpty() ? 0 : tok.indexOf(t)));
+            offset += tok.length() + 1;
+            if (t.isEmpty()) {
+                continue;
+            }
+            int e = t.indexOf('=');
+            String who = (e < 0 ? t : t.substring(0, e)).strip();
+            String how = e < 0 ? null : t.substring(e + 1).strip();
+            if (who.equals("mgid")) {
+                break;              // a multicast group definition takes the rest of the statement
+            }
+            if (who.equals("NONE")) {
+                continue;
+            }
+            Membership m = def;
+            if (how != null) {
+                m = switch (how.toLowerCase(Locale.ROOT)) {
+                    case "full", "both" -> Membership.FULL;
+                    case "limited" -> Membership.LIMITED;
+                    default -> throw new FormatException(file, tokLine, "membership \"" + how + "\" of " + who
+                            + " is not full, limited or both");
+                };
+            }
+            switch (who) {
+                case "ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF" -> members.add(new Member(who, 0, m,
+                        tokLine));
+                default -> {
+                    long g;
+                    try {
+                        g = who.startsWith("0x") || who.startsWith("0X") ? Long.parseUnsignedLong(who.substring(2), 16)
+                                : Long.parseUnsignedLong(who);
+                    } catch (NumberFormatException ex) {
+                        g = 0;
+                    }
+                    if (g == 0) {
+                        throw new FormatException(file, tokLine, "bad PortGUID \"" + TopologyReader.abbreviate(who)
+                                + "\" in partition \"" + name + "\"");
+                    }
+                    members.add(new Member(null, g, m, tokLine));
+                }
+            }
+        }
+        return new Partition(name, pkey, flags, members, line);
+    }
+
+    /**
+     * The partitions a port is in and how, by {@link Partition#key()}, Default included: what OpenSM would put
+     * in the port's P_Key table.
+     *
+     * @param smPortGuid the SM's port GUID (SELF), 0 when not known
+     */
+    public Map<String, Membership> memberships(long portGuid, NodeType type, long smPortGuid) {
+        Map<String, Membership> m = new LinkedHashMap<>();
+        String def = String.format("0x%04x", DEFAULT_PKEY);
+        m.put(def, portGuid == smPortGuid && smPortGuid != 0 ? Membership.FULL : Membership.LIMITED);
+        for (Partition p : partitions) {
+            for (Member mem : p.members()) {
+                if (matches(mem, portGuid, type, smPortGuid)) {
+                    m.put(p.key(), mem.membership());
+                }
+            }
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** The member entries of partition {@code key} that name this port, in order (for evidence). */
+    public List<Member> entriesFor(String key, long portGuid, NodeType type, long smPortGuid) {
+        List<Member> out = new ArrayList<>();
+        for (Partition p : partitions) {
+            if (p.key().equals(key)) {
+                for (Member mem : p.members()) {
+                    if (matches(mem, portGuid, type, smPortGuid)) {
+                        out.add(mem);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean matches(Member mem, long portGuid, NodeType type, long smPortGuid) {
+        if (mem.name() == null) {
+            return mem.guid() == portGuid;
+        }
+        return switch (mem.name()) {
+            case "ALL" -> true;
+            case "ALL_CAS" -> type == NodeType.CA;
+            case "ALL_SWITCHES" -> type == NodeType.SWITCH;
+            case "ALL_ROUTERS" -> type == NodeType.ROUTER;
+            case "SELF" -> smPortGuid != 0 && portGuid == smPortGuid;
+            default -> false;
+        };
+    }
+}
