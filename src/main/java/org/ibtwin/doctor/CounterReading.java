@@ -12,10 +12,17 @@ import org.ibtwin.model.PortCounter;
  * @param time   when they were read, null when not known
  * @param values the counters read
  * @param source where ("perfquery-a.txt:12", "PMA", "model")
+ * @param series which tool took it ("perfquery", "ibqueryerrors", "PMA"): only readings of one series are compared
+ *               as before and after (two tools run one after the other read the same counters twice)
  */
-public record CounterReading(Instant time, Map<PortCounter, Long> values, String source) {
+public record CounterReading(Instant time, Map<PortCounter, Long> values, String source, String series) {
     public CounterReading {
         values = values.isEmpty() ? Map.of() : new EnumMap<>(values);
+        series = series == null ? "" : series;
+    }
+
+    public CounterReading(Instant time, Map<PortCounter, Long> values, String source) {
+        this(time, values, source, "");
     }
 
     public Long get(PortCounter c) {

@@ -11,28 +11,42 @@ record CounterMath(PortCounter counter, long value, boolean rising, long from, l
 
     /** The counter's movement on a port, or null when it was not read. */
     static CounterMath of(PortCounters pc, PortCounter c) {
-        if (pc.readings().size() >= 2) {
-            CounterReading a = pc.first();
-            CounterReading b = pc.last();
-            Long va = a.get(c);
-            Long vb = b.get(c);
-            if (va != null && vb != null) {
-                long rise = vb >= va ? vb - va : vb;     // cleared in between: all of the last reading is new
-                Duration d = a.time() != null && b.time() != null ? Duration.between(a.time(), b.time()) : null;
-                if (d != null && (d.isNegative() || d.isZero())) {
-                    d = null;
-                }
-                return new CounterMath(c, rise, true, va, vb, d, a.source() + ", " + b.source());
+        // the series (tool) with the most readings of this counter, if it has two: compare its first and last
+        java.util.Map<String, java.util.List<CounterReading>> series = new java.util.LinkedHashMap<>();
+        for (CounterReading r : pc.readings()) {
+            if (r.get(c) != null) {
+                series.computeIfAbsent(r.series(), k -> new java.util.ArrayList<>()).add(r);
             }
         }
-        for (int i = pc.readings().size() - 1; i >= 0; i--) {
-            CounterReading r = pc.readings().get(i);
-            Long v = r.get(c);
-            if (v != null) {
-                return new CounterMath(c, v, false, 0, v, null, r.source());
+        java.util.List<CounterReading> best = null;
+        for (java.util.List<CounterReading> l : series.values()) {
+            if (best == null || l.size() > best.size()) {
+                best = l;
             }
         }
-        return null;
+        if (best == null) {
+            return null;
+        }
+        if (best.size() >= 2) {
+            CounterReading a = best.get(0);
+            CounterReading b = best.get(best.size() - 1);
+            long va = a.get(c);
+            long vb = b.get(c);
+            long rise = vb >= va ? vb - va : vb;     // cleared in between: all of the last reading is new
+            Duration d = a.time() != null && b.time() != null ? Duration.between(a.time(), b.time()) : null;
+            if (d != null && (d.isNegative() || d.isZero())) {
+                d = null;
+            }
+            return new CounterMath(c, rise, true, va, vb, d, a.source() + ", " + b.source());
+        }
+        CounterReading latest = null;
+        for (CounterReading r : pc.readings()) {
+            if (r.get(c) != null) {
+                latest = r;
+            }
+        }
+        long v = latest.get(c);
+        return new CounterMath(c, v, false, 0, v, null, latest.source());
     }
 
     /** "SymbolErrorCounter rose by 1234 in 10 min (7404/hour): 0 -> 1234" or "SymbolErrorCounter 1234". */

@@ -44,7 +44,8 @@ public final class StandbySmCheck implements Check {
     public List<Finding> run(FabricState s, Thresholds t) {
         List<Finding> out = new ArrayList<>();
         List<SmInfo> masters = s.sms().stream().filter(sm -> sm.state() == SmInfo.MASTER).toList();
-        long standby = s.sms().stream().filter(sm -> sm.state() == SmInfo.STANDBY).count();
+        // an SM whose state nobody printed (saquery -s lists IsSM ports only) may well be a standby
+        long standby = s.sms().stream().filter(sm -> sm.state() == SmInfo.STANDBY || sm.state() < 0).count();
         if (masters.size() == 1 && standby == 0) {
             SmInfo m = masters.get(0);
             List<String> ev = new ArrayList<>();
