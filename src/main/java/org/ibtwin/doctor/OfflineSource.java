@@ -47,6 +47,9 @@ import org.ibtwin.model.PortCounter;
  * listed as ignored; a recognised file that is malformed is a {@link FormatException} ({@code file:line}).
  */
 public final class OfflineSource {
+    /** File stems that name a tool, not a host: "lspci-vv.txt" says nothing of whose it is. */
+    private static final java.util.regex.Pattern TOOL_NAME = java.util.regex.Pattern.compile(
+            "(?i)(ibstat|ibstatus|ibv_devinfo|devinfo|lspci.*|ip|ip[-_].*|ifcfg.*|lsmod|numactl.*|numa.*|mode|ib0.*)");
     private final Path dir;
     private final Map<Kind, List<Parsed>> byKind = new EnumMap<>(Kind.class);
     private final List<String> read = new ArrayList<>();
@@ -102,8 +105,9 @@ public final class OfflineSource {
             }
             Path parent = dir.relativize(p).getParent();
             String name = p.getFileName().toString();
+            String stem = name.indexOf('.') > 0 ? name.substring(0, name.indexOf('.')) : null;
             String host = parent != null ? parent.getFileName().toString()
-                    : name.indexOf('.') > 0 ? name.substring(0, name.indexOf('.')) : null;
+                    : stem != null && !TOOL_NAME.matcher(stem).matches() ? stem : null;
             byKind.computeIfAbsent(k, x -> new ArrayList<>()).add(new Parsed(rel, host, text, mtime));
             read.add(rel + " (" + k.label() + ")");
         }
@@ -156,7 +160,7 @@ public final class OfflineSource {
         partitions(s);
         hosts(s);
         s.read().addAll(read);
-        s.ignored().addAll(ignored);
+        s.ignored().addAll(ignored.stream().sorted().toList());
         return s;
     }
 

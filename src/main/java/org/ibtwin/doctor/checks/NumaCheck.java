@@ -37,6 +37,10 @@ public final class NumaCheck implements Check {
         return "no application NUMA binding with the HCA's numa_node (numactl --show and numa_node files)";
     }
 
+    private static String nodes(java.util.Set<Integer> s) {
+        return String.join(",", s.stream().sorted().map(String::valueOf).toList());
+    }
+
     @Override
     public List<Finding> run(FabricState s, Thresholds t) {
         List<Finding> out = new ArrayList<>();
@@ -46,9 +50,9 @@ public final class NumaCheck implements Check {
                 continue;
             }
             out.add(new Finding(id(), Severity.WARNING, h.host(), "the application runs on NUMA node "
-                    + h.appNuma() + ", the HCA hangs off node " + hca,
+                    + nodes(h.appNuma()) + ", the HCA hangs off node " + hca,
                     List.of(h.host() + ": HCA numa_node " + hca + Words.from(h.source(HostInfo.Key.HCA_NUMA)),
-                            h.host() + ": application bound to NUMA " + h.appNuma()
+                            h.host() + ": application bound to NUMA node " + nodes(h.appNuma())
                                     + Words.from(h.source(HostInfo.Key.APP_NUMA))), FIX));
         }
         return out;

@@ -87,7 +87,7 @@ public final class PathMtuCheck implements Check {
             for (HostInfo.PortFacts p : h.ports().values()) {
                 String where = (h.node() != null ? s.name(h.node()) : h.host()) + "/" + p.number;
                 if (p.activeMtu == null || p.maxMtu == null || p.activeMtu.compareTo(p.maxMtu) >= 0
-                        || seen.contains(where)) {
+                        || seen.contains(where) || p.linkLayer == org.ibtwin.model.LinkLayer.ETHERNET) {
                     continue;
                 }
                 out.add(new Finding(id(), Severity.WARNING, where, "active MTU " + p.activeMtu.bytes()

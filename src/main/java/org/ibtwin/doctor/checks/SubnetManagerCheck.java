@@ -1,9 +1,12 @@
 package org.ibtwin.doctor.checks;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.ibtwin.doctor.Check;
 import org.ibtwin.doctor.FabricState;
 import org.ibtwin.doctor.Finding;
@@ -23,6 +26,9 @@ import org.ibtwin.model.PortState;
  * (no SM has run on a planned fabric; that is not a fault).
  */
 public final class SubnetManagerCheck implements Check {
+    private static final String NO_LID = "Base LID 0";
+    private static final String SM_LID_0 = "SM LID 0";
+    private static final String INIT = "stuck in Init";
     static final String FIX = "start a subnet manager (systemctl enable --now opensm, or enable the switch's SM) and "
             + "check its log (/var/log/opensm.log) for errors";
 
@@ -80,7 +86,7 @@ public final class SubnetManagerCheck implements Check {
                 anyUp = true;
                 if (s.portStatesKnown() && p.physState() == PhysState.LINK_UP
                         && (p.state() == PortState.INIT || p.state() == PortState.ARMED)) {
-                    stuck.add(s.name(n));
+                    stuck.add(n.isSwitch() ? s.name(n) : s.portName(p));
                 }
                 if (n.isSwitch()) {
                     continue;
@@ -102,7 +108,8 @@ public final class SubnetManagerCheck implements Check {
         }
         for (HostInfo h : s.hosts().values()) {
             for (HostInfo.PortFacts p : h.ports().values()) {
-                if (p.physState != null && p.physState != PhysState.LINK_UP) {
+                if ((p.physState != null && p.physState != PhysState.LINK_UP)
+                        || p.linkLayer == org.ibtwin.model.LinkLayer.ETHERNET) {
                     continue;
                 }
                 String where = (h.node() != null ? s.name(h.node()) : h.host()) + "/" + p.number;
@@ -117,21 +124,29 @@ public final class SubnetManagerCheck implements Check {
                 }
             }
         }
-        if (!noLid.isEmpty()) {
-            boolean all = noLid.size() >= linked && linked > 0;
-            out.add(new Finding(id(), all ? Severity.CRITICAL : Severity.ERROR, all ? "subnet" : Words.names(noLid),
-                    all ? "no port has a LID: no subnet manager has run" : Words.plural(noLid.size(), "port", "ports")
-                            + " with the link up but no LID",
-                    Words.cap(noLid.stream().map(w -> w + ": link up, Base LID 0").toList()), FIX));
+        // one finding per set of symptoms, naming every port that shows exactly that set
+        Map<String, Set<String>> symptoms = new LinkedHashMap<>();
+        for (String w : noLid) {
+            symptoms.computeIfAbsent(w, k -> new TreeSet<>()).add(NO_LID);
         }
-        if (!noSmLid.isEmpty()) {
-            out.add(new Finding(id(), Severity.CRITICAL, Words.names(noSmLid), "SM LID 0: the port has not heard from "
-                    + "a subnet manager", Words.cap(noSmLid.stream().map(w -> w + ": SM lid 0").toList()), FIX));
+        for (String w : noSmLid) {
+            symptoms.computeIfAbsent(w, k -> new TreeSet<>()).add(SM_LID_0);
         }
-        if (!stuck.isEmpty()) {
-            out.add(new Finding(id(), Severity.ERROR, Words.names(stuck), "ports stuck in Init: no SM brought their "
-                    + "links to Active", Words.cap(stuck.stream().map(w -> w + ": LinkUp but Initialize").toList()),
-                    FIX));
+        for (String w : stuck) {
+            symptoms.computeIfAbsent(w, k -> new TreeSet<>()).add(INIT);
+        }
+        Map<Set<String>, List<String>> groups = new LinkedHashMap<>();
+        symptoms.forEach((w, set) -> groups.computeIfAbsent(set, k -> new ArrayList<>()).add(w));
+        for (Map.Entry<Set<String>, List<String>> g : groups.entrySet()) {
+            List<String> where = g.getValue();
+            boolean all = g.getKey().contains(NO_LID) && where.size() >= linked && linked > 0;
+            Severity sev = all || g.getKey().contains(SM_LID_0) ? Severity.CRITICAL : Severity.ERROR;
+            String list = String.join(", ", g.getKey());
+            String title = all ? "no port has a LID: no subnet manager has run"
+                    : (where.size() == 1 ? "port" : Words.plural(where.size(), "port", "ports"))
+                    + " not brought up by a subnet manager: " + list;
+            out.add(new Finding(id(), sev, all ? "subnet" : Words.names(where), title,
+                    Words.cap(where.stream().map(w -> w + ": link up, " + list).toList()), FIX));
         }
         return out;
     }
