@@ -1,0 +1,43 @@
+package org.ibtwin.doctor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.ibtwin.format.FormatException;
+import org.ibtwin.model.PortCounter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ThresholdsTest {
+    @Test
+    void readsIbqueryerrorsFormatAndDoctorKeys(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("t");
+        Files.writeString(f, "# error_thresholds\nSymbolErrorCounter=100\nlinkdownedcounter=0\n"
+                + "PortXmitWait=0x1000\nsuppress=T11, t21\nroute_imbalance=3\n");
+        Thresholds t = Thresholds.read(f);
+        assertThat(t.limit(PortCounter.SYMBOL_ERROR)).isEqualTo(100);
+        assertThat(t.limit(PortCounter.LINK_DOWNED)).isZero();
+        assertThat(t.limit(PortCounter.XMIT_WAIT)).isEqualTo(4096);
+        assertThat(t.suppressedIds()).containsExactly("T11", "T21");
+        assertThat(t.routeImbalance()).isEqualTo(3.0);
+        assertThat(t.limit(PortCounter.RCV_ERRORS)).isEqualTo(10);
+    }
+
+    @Test
+    void badLinesAreFileLineErrors(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("t");
+        Files.writeString(f, "SymbolErrorCounter=10\nSymbolErrors=3\n");
+        assertThatThrownBy(() -> Thresholds.read(f)).isInstanceOf(FormatException.class)
+                .hasMessageStartingWith(f + ":2: unknown threshold \"SymbolErrors\"");
+        Files.writeString(f, "\nPortRcvErrors=-1\n");
+        assertThatThrownBy(() -> Thresholds.read(f)).hasMessage(f + ":2: PortRcvErrors: \"-1\" is not a non-negative "
+                + "number");
+        Files.writeString(f, "suppress=T1\n");
+        assertThatThrownBy(() -> Thresholds.read(f)).hasMessage(f + ":1: suppress: \"T1\" is not a check id (T01..T25)");
+        Files.writeString(f, "just words\n");
+        assertThatThrownBy(() -> Thresholds.read(f)).hasMessage(f + ":1: expected name=value, got \"just words\"");
+    }
+}
