@@ -50,7 +50,8 @@ public final class Sources {
             return;
         }
         Fabric f = FabricFiles.load(fabricFile);
-        String src = Path.of(fabricFile).getFileName().toString();
+        String src = fabricFile.equals(FabricFiles.DEFAULT_NAME) && !java.nio.file.Files.exists(Path.of(fabricFile))
+                ? "default.yaml" : Path.of(fabricFile).getFileName().toString();
         for (Node n : f.cas()) {
             if (n.hostFacts() == null) {
                 continue;

@@ -38,7 +38,21 @@ final class Words {
 
     /** "node[001-004]", or the one name. */
     static String names(Collection<String> names) {
-        return names.size() == 1 ? names.iterator().next() : NamePattern.compress(names);
+        if (names.size() == 1) {
+            return names.iterator().next();
+        }
+        // "node001/1", "node002/1" -> "node[001-002]/1": compress the node part of ports with the same number
+        java.util.Map<String, java.util.List<String>> bySuffix = new java.util.LinkedHashMap<>();
+        for (String n : names) {
+            int slash = n.lastIndexOf('/');
+            String suffix = slash > 0 && n.substring(slash + 1).matches("\\d+") ? n.substring(slash) : "";
+            bySuffix.computeIfAbsent(suffix, k -> new java.util.ArrayList<>()).add(suffix.isEmpty() ? n
+                    : n.substring(0, slash));
+        }
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        bySuffix.forEach((suffix, nodes) -> parts.add((nodes.size() == 1 ? nodes.get(0) : NamePattern.compress(nodes))
+                + suffix));
+        return String.join(",", parts);
     }
 
     /** The first MAX_EVIDENCE lines and a count of the rest. */
