@@ -1,0 +1,171 @@
+package org.ibtwin.doctor;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.ibtwin.format.FormatException;
+import org.ibtwin.format.TopologyWriter;
+import org.ibtwin.model.Guids;
+import org.ibtwin.model.Link;
+import org.ibtwin.model.Node;
+import org.ibtwin.model.Port;
+import org.ibtwin.model.PortCounter;
+
+/**
+ * One archive of a fabric's state, as an admin keeps ibnetdiscover and ibstatus outputs after every change: the
+ * topology as ibnetdiscover prints it (so the real tools and ibsim can read it back), and, structured for
+ * {@link SnapshotDiff}, the nodes with their LIDs and port states, the links with their width and speed, the last
+ * counter reading of every port that has one, the SMs and the host facts. A JSON file.
+ */
+public record Snapshot(String format, String source, String time, String topology, List<SNode> nodes,
+                       List<SLink> links, List<SCounters> counters, List<SSm> sms,
+                       Map<String, Map<String, String>> hosts) {
+    public static final String FORMAT = "ibtwin-snapshot/1";
+
+    /** A node; ports only where something is connected or has a LID. */
+    public record SNode(String guid, String type, String name, String description, String device, int lid,
+                        List<SPort> ports) {
+    }
+
+    public record SPort(int port, String guid, int lid, String state, String phys) {
+    }
+
+    /**
+     * A link: its ends by name ("leaf02/33") and by key ("0x0002c90380000001/33"), its rate ("4xDDR", "down") and
+     * what both ends could do.
+     */
+    public record SLink(String a, String b, String aKey, String bKey, String rate, String capable) {
+    }
+
+    /** The last counter reading of a port. */
+    public record SCounters(String port, String key, String time, Map<String, Long> values) {
+    }
+
+    public record SSm(String guid, int lid, int priority, String state) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    public static Snapshot of(FabricState s) {
+        List<SNode> nodes = new ArrayList<>();
+        for (Node n : s.fabric().nodes()) {
+            List<SPort> ports = new ArrayList<>();
+            for (int i = n.isSwitch() ? 0 : 1; i <= n.numPorts(); i++) {
+                Port p = n.port(i);
+                if (p.link() != null || p.lid() > 0) {
+                    ports.add(new SPort(i, Guids.hex(p.guid()), n.isSwitch() && i > 0 ? 0 : p.lid(),
+                            p.state().label(), p.physState().label()));
+                }
+            }
+            nodes.add(new SNode(Guids.hex(n.guid()), n.type().keyword(), s.name(n), n.description(),
+                    String.format("0x%x:0x%x", n.vendorId(), n.deviceId()), n.managementPort().lid(), ports));
+        }
+        List<SLink> links = new ArrayList<>();
+        for (Link l : s.fabric().links()) {
+            String[] ends = s.linkName(l).split(" <-> ");
+            Port a = s.portName(l.a()).equals(ends[0]) ? l.a() : l.b();
+            Port b = l.other(a);
+            String capable = l.capableWidth() == null || l.capableSpeed() == null ? "none"
+                    : l.capableWidth().label() + l.capableSpeed().label();
+            links.add(new SLink(ends[0], ends[1], key(a), key(b), l.isUp() ? l.activeWidth().label()
+                    + l.activeSpeed().label() : "down", capable));
+        }
+        List<SCounters> counters = new ArrayList<>();
+        for (PortCounters pc : s.counters().values()) {
+            CounterReading r = pc.last();
+            Map<String, Long> v = new LinkedHashMap<>();
+            for (PortCounter c : PortCounter.values()) {
+                if (r.get(c) != null) {
+                    v.put(c.fieldName(), r.get(c));
+                }
+            }
+            counters.add(new SCounters(pc.where(), pc.port() == null ? pc.where() : key(pc.port()),
+                    r.time() == null ? null : r.time().toString(), v));
+        }
+        List<SSm> sms = new ArrayList<>();
+        if (s.sms() != null) {
+            for (SmInfo sm : s.sms()) {
+                sms.add(new SSm(Guids.hex(sm.guid()), sm.lid(), sm.priority(), sm.stateLabel()));
+            }
+        }
+        Map<String, Map<String, String>> hosts = new LinkedHashMap<>();
+        for (HostInfo h : s.hosts().values()) {
+            Map<String, String> m = new LinkedHashMap<>();
+            for (HostInfo.Key k : HostInfo.Key.values()) {
+                HostInfo.Fact f = h.fact(k);
+                if (f != null) {
+                    m.put(k.name().toLowerCase(java.util.Locale.ROOT), String.valueOf(f.value()));
+                }
+            }
+            if (!m.isEmpty()) {
+                hosts.put(h.host(), m);
+            }
+        }
+        Instant t = s.time() != null ? s.time() : Instant.now();
+        String topo = s.topologyKnown() && s.fabric().size() > 0
+                ? TopologyWriter.toString(s.fabric(), t.atZone(java.time.ZoneOffset.UTC)) : "";
+        return new Snapshot(FORMAT, s.source(), t.toString(), topo, nodes, links, counters, sms, hosts);
+    }
+
+    /** "0x0002c90380000001/33": a port by its node GUID and number, stable across renames. */
+    static String key(Port p) {
+        return Guids.hex(p.node().guid()) + "/" + p.number();
+    }
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public void write(Path file) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir != null) {
+            Files.createDirectories(dir);
+        }
+        Files.writeString(file, toJson() + "\n", StandardCharsets.UTF_8);
+    }
+
+    /** Reads a snapshot; a file that is not one is a {@link FormatException} with the line JSON broke on. */
+    public static Snapshot read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new FormatException(file.toString(), 0, "no such file");
+        } catch (IOException e) {
+            throw new FormatException(file.toString(), 0, "cannot read: " + e.getMessage());
+        }
+        Snapshot s;
+        try {
+            s = JSON.readValue(text, Snapshot.class);
+        } catch (JsonProcessingException e) {
+            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new FormatException(file.toString(), line, "not an ibtwin snapshot: " + e.getOriginalMessage());
+        }
+        if (s == null || !FORMAT.equals(s.format())) {
+            throw new FormatException(file.toString(), 0, "not an ibtwin snapshot (no \"format\": \"" + FORMAT
+                    + "\")");
+        }
+        return new Snapshot(s.format, s.source, s.time, s.topology == null ? "" : s.topology, orEmpty(s.nodes),
+                orEmpty(s.links), orEmpty(s.counters), orEmpty(s.sms), s.hosts == null ? Map.of() : s.hosts);
+    }
+
+    private static <T> List<T> orEmpty(List<T> l) {
+        return l == null ? List.of() : l;
+    }
+}
