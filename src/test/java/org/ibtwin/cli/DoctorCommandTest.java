@@ -1,0 +1,146 @@
+package org.ibtwin.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** ibtwin doctor and ibtwin snapshot as a user runs them: outputs and exit codes. */
+class DoctorCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    private static String resource(String name) {
+        try {
+            return Path.of(DoctorCommandTest.class.getResource("/doctor/" + name).toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void defaultFabricReportMostSevereFirst() {
+        assertThat(run("doctor")).isEqualTo(1);
+        String text = out.toString();
+        assertThat(text).startsWith("ibtwin doctor: default (built-in) (65 nodes (5 switches, 60 CAs), 120 links)\n");
+        assertThat(text.indexOf("ERROR    T04  leaf02/33 <-> spine01/17")).isPositive()
+                .isLessThan(text.indexOf("ERROR    T14  node033"));
+        assertThat(text.indexOf("ERROR    T14  node033")).isLessThan(text.indexOf("WARNING  T07  node017"));
+        assertThat(text).contains("3 findings: 0 critical, 2 errors, 1 warning, 0 info; 15 checks run, 6 not checked:")
+                .contains("fix: move the HCA to a PCIe slot");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void failOnChoosesTheExitCode() {
+        assertThat(run("doctor", "--fail-on", "critical")).isZero();
+        assertThat(run("doctor", "--fail-on", "warning")).isEqualTo(1);
+        assertThat(run("doctor", "--fail-on", "bad")).isEqualTo(2);
+        assertThat(err.toString()).contains("ibtwin doctor: --fail-on: \"bad\" is not critical, error, warning or info");
+    }
+
+    @Test
+    void jsonReport() throws IOException {
+        assertThat(run("doctor", "--json")).isEqualTo(1);
+        JsonNode j = new ObjectMapper().readTree(out.toString());
+        assertThat(j.get("summary").get("error").asInt()).isEqualTo(2);
+        assertThat(j.get("findings").get(0).get("id").asText()).isEqualTo("T04");
+        assertThat(j.get("findings").get(0).get("where").asText()).isEqualTo("leaf02/33 <-> spine01/17");
+        assertThat(j.get("findings").get(0).get("evidence").isArray()).isTrue();
+        assertThat(j.get("notChecked").size()).isEqualTo(6);
+    }
+
+    @Test
+    void fromADirectoryOfToolOutputs() {
+        assertThat(run("doctor", "--from", resource("ibsim-lab"))).isEqualTo(1);
+        assertThat(out.toString()).contains("ERROR    T05  node003/1 <-> leaf02/1", "read 10 files");
+    }
+
+    @Test
+    void healthyFabricExitsZero(@TempDir Path dir) {
+        assertThat(run("gen", "fat-tree", "--hosts", "64", "--speed", "EDR", "-o", dir.resolve("ft").toString()))
+                .isZero();
+        out.getBuffer().setLength(0);
+        assertThat(run("doctor", dir.resolve("ft.yaml").toString())).isZero();
+        assertThat(out.toString()).contains("no findings: 0 critical, 0 errors, 0 warnings, 0 info");
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo(@TempDir Path dir) throws IOException {
+        assertThat(run("doctor", "--from", dir.resolve("nope").toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin doctor: " + dir.resolve("nope") + ": no such directory\n");
+        err.getBuffer().setLength(0);
+        Files.writeString(dir.resolve("node1.ibstat"), "CA 'mlx5_0'\n\tCA type: MT4123\n\tPort 1:\n"
+                + "\t\tState: Sleeping\n");
+        assertThat(run("doctor", "--from", dir.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin doctor: node1.ibstat:4: port state \"Sleeping\" not understood\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("doctor", "default", "--from", dir.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("give one fabric");
+        err.getBuffer().setLength(0);
+        Path t = dir.resolve("thresholds");
+        Files.writeString(t, "Nonsense=1\n");
+        assertThat(run("doctor", "--thresholds", t.toString())).isEqualTo(2);
+        assertThat(err.toString()).startsWith("ibtwin doctor: " + t + ":1: unknown threshold \"Nonsense\"");
+    }
+
+    @Test
+    void thresholdsFileSuppressesAndTightens(@TempDir Path dir) throws IOException {
+        Path t = dir.resolve("thresholds");
+        Files.writeString(t, "suppress=T04,T14\n");
+        assertThat(run("doctor", "--thresholds", t.toString())).isZero();
+        assertThat(out.toString()).contains("WARNING  T07  node017").doesNotContain("T04  leaf02")
+                .contains("T04 link trained at a lower speed", "suppressed in the thresholds file");
+    }
+
+    @Test
+    void partitionsFileIsJudged(@TempDir Path dir) throws IOException {
+        Path p = dir.resolve("partitions.conf");
+        Files.writeString(p, "Default=0x7fff : ALL=limited;\n");
+        assertThat(run("doctor", "--partitions", p.toString(), "--fail-on", "critical")).isEqualTo(1);
+        assertThat(out.toString()).contains("CRITICAL T11  SM port", p + ":1: Default partition member ALL=limited");
+    }
+
+    @Test
+    void liveWithNothingListeningExitsThree() {
+        assertThat(run("doctor", "--ibsim", "127.0.0.1:17489")).isEqualTo(3);
+        assertThat(err.toString()).startsWith("ibtwin doctor: cannot read the fabric at 127.0.0.1:17489: ");
+    }
+
+    @Test
+    void snapshotSaveAndDiff(@TempDir Path dir) throws IOException {
+        Path a = dir.resolve("a.json");
+        Path b = dir.resolve("b.json");
+        assertThat(run("snapshot", "save", "-o", a.toString())).isZero();
+        assertThat(run("snapshot", "save", "--from", resource("ibsim-lab"), "-o", b.toString())).isZero();
+        assertThat(out.toString()).contains("wrote " + a + ": 65 nodes, 120 links, 0 ports with counters");
+        out.getBuffer().setLength(0);
+        assertThat(run("snapshot", "diff", a.toString(), a.toString())).isZero();
+        assertThat(out.toString()).endsWith("no differences\n");
+        out.getBuffer().setLength(0);
+        assertThat(run("snapshot", "diff", a.toString(), b.toString())).isEqualTo(1);
+        assertThat(out.toString()).contains("nodes gone (", "links gone (");
+        out.getBuffer().setLength(0);
+        assertThat(run("snapshot", "diff", "--json", a.toString(), b.toString())).isEqualTo(1);
+        assertThat(new ObjectMapper().readTree(out.toString()).get("links_gone").size()).isPositive();
+        Files.writeString(dir.resolve("bad.json"), "[]");
+        assertThat(run("snapshot", "diff", a.toString(), dir.resolve("bad.json").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("bad.json: not an ibtwin snapshot");
+    }
+}
