@@ -155,7 +155,11 @@ public record Snapshot(String format, String source, String time, String topolog
             s = JSON.readValue(text, Snapshot.class);
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new FormatException(file.toString(), line, "not an ibtwin snapshot: " + e.getOriginalMessage());
+            String why = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException
+                    ? "a value of the wrong kind" + (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m
+                    && !m.getPath().isEmpty() ? " at \"" + m.getPath().get(m.getPath().size() - 1).getFieldName() + "\""
+                    : "") : e.getOriginalMessage();
+            throw new FormatException(file.toString(), line, "not an ibtwin snapshot: " + why);
         }
         if (s == null || !FORMAT.equals(s.format())) {
             throw new FormatException(file.toString(), 0, "not an ibtwin snapshot (no \"format\": \"" + FORMAT

@@ -141,6 +141,6 @@ class DoctorCommandTest {
         assertThat(new ObjectMapper().readTree(out.toString()).get("links_gone").size()).isPositive();
         Files.writeString(dir.resolve("bad.json"), "[]");
         assertThat(run("snapshot", "diff", a.toString(), dir.resolve("bad.json").toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("bad.json: not an ibtwin snapshot");
+        assertThat(err.toString()).contains("bad.json:1: not an ibtwin snapshot: a value of the wrong kind");
     }
 }
