@@ -87,8 +87,10 @@ public record Snapshot(String format, String source, String time, String topolog
             CounterReading r = pc.last();
             Map<String, Long> v = new LinkedHashMap<>();
             for (PortCounter c : PortCounter.values()) {
-                if (r.get(c) != null) {
-                    v.put(c.fieldName(), r.get(c));
+                for (CounterReading x : pc.readings()) {      // oldest first: the latest reading of each counter wins
+                    if (x.get(c) != null) {
+                        v.put(c.fieldName(), x.get(c));
+                    }
                 }
             }
             counters.add(new SCounters(pc.where(), pc.port() == null ? pc.where() : key(pc.port()),
