@@ -164,6 +164,9 @@ class ChecksTest {
         assertThat(Lab.examine(s).findings()).isEmpty();
         FabricState onlySminfo = Lab.state(f).sms(List.of(new SmInfo(sw, 1, 0, SmInfo.MASTER, "sminfo.txt")));
         assertThat(Lab.examine(onlySminfo).notChecked()).extracting(Report.Skipped::id).contains("T09");
+        // saquery -s names the IsSM ports without their states: neither "no master" nor "no standby"
+        FabricState isSmOnly = Lab.state(f).sms(List.of(new SmInfo(sw, 1, -1, -1, "saquery-s.txt"))).smsComplete(true);
+        assertThat(Lab.examine(isSmOnly).findings()).isEmpty();
     }
 
     @Test

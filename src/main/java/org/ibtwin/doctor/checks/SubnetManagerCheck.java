@@ -60,7 +60,8 @@ public final class SubnetManagerCheck implements Check {
     @Override
     public List<Finding> run(FabricState s, Thresholds t) {
         List<Finding> out = new ArrayList<>();
-        if (s.sms() != null && s.sms().stream().noneMatch(sm -> sm.state() == SmInfo.MASTER)) {
+        // an SM whose state nobody printed (saquery -s lists IsSM ports only) may be the master
+        if (s.sms() != null && s.sms().stream().noneMatch(sm -> sm.state() == SmInfo.MASTER || sm.state() < 0)) {
             List<String> ev = new ArrayList<>();
             if (s.sms().isEmpty()) {
                 ev.add("no port has the IsSM capability and no SM answered");
