@@ -72,4 +72,25 @@ class LiveSourceTest {
         // the model path sees the same, but for the SM: a fabric file says nothing of SMs
         assertThat(findings(model)).containsExactlyElementsOf(findings(r).subList(1, findings(r).size()));
     }
+
+    @Test
+    void twoReadingsAnIntervalApartGiveRisingErrors() {
+        Fabric f = Lab.healthy();
+        Lab.port(f, "leaf03/2").setCounter(PortCounter.SYMBOL_ERROR, 40);
+        FabricState s;
+        try (ModelTransport t = new ModelTransport(f, f.cas().get(0).port(1), Lab.node(f, "leaf01"))) {
+            // the errors rise while doctor waits between its two readings
+            s = LiveSource.discover(t, java.time.Duration.ofSeconds(1), line -> {
+                if (line.startsWith("waiting")) {
+                    Lab.port(f, "leaf03/2").setCounter(PortCounter.SYMBOL_ERROR, 90);
+                }
+            }, "model");
+        }
+        Report r = Doctor.examine(s, new Thresholds());
+        org.ibtwin.doctor.Finding t16 = r.findings().stream().filter(x -> x.id().equals("T16")).findFirst()
+                .orElseThrow();
+        assertThat(t16.where()).isEqualTo("leaf03/2");
+        assertThat(t16.severity()).isEqualTo(org.ibtwin.doctor.Severity.ERROR);
+        assertThat(t16.evidence().get(0)).contains("SymbolErrorCounter rose by 50 in 1 s");
+    }
 }
