@@ -28,6 +28,9 @@ final class Forwarding {
     static final int INITIAL_PATH = 128;
     static final int RETURN_PATH = 192;
 
+    /** Where directed-route MADs come from: the permissive LID. */
+    private static final MadAddress DIRECTED = MadAddress.directed();
+
     private final Twin t;
     /** The switch at the end of the DR segment when a LID-routed segment follows it (DrDLID not permissive). */
     private int drEndSwitch = -1;
@@ -66,7 +69,7 @@ final class Forwarding {
             w[HOP_PTR] = (byte) (hopCnt + 1);   // a client that left the hop pointer as ibsim hands it over
         }
         int back = returnPath(a.gp, w, to.lid());
-        return back >= 0 && deliverResponse(back, w, MadAddress.directed());
+        return back >= 0 && deliverResponse(back, w, DIRECTED);
     }
 
     /**
@@ -145,7 +148,7 @@ final class Forwarding {
             if (sm == null) {
                 return t.drop(DropReason.NO_RECEIVER);
             }
-            t.deliver(sm, w, endSwitch < 0 ? MadAddress.directed() : MadAddress.smp(endLid));
+            t.deliver(sm, w, endSwitch < 0 ? DIRECTED : MadAddress.smp(endLid));
             return true;
         }
         int st = t.sma.handle(t.portNode[at], at, w, method);
@@ -159,7 +162,7 @@ final class Forwarding {
         w[STATUS] = (byte) (0x80 | ((st >> 8) & 0x7f));
         w[STATUS + 1] = (byte) st;
         int back = returnPath(at, w, endLid);
-        return back >= 0 && deliverResponse(back, w, MadAddress.directed());
+        return back >= 0 && deliverResponse(back, w, DIRECTED);
     }
 
     /**

@@ -592,7 +592,10 @@ final class Sma {
         byte[] table = t.lft[s];
         if (set) {
             if (table.length < base + 64) {
-                int len = Math.max(base + 64, Math.min(Twin.LINEAR_FDB_CAP, table.length * 2));
+                // grow to LinearFDBTop when the SM set it first, else by a quarter: few copies, little slack
+                int top = (t.lftTop[s] / 64 + 1) * 64;
+                int len = Math.max(base + 64, Math.min(Twin.LINEAR_FDB_CAP,
+                        Math.max(top, table.length + table.length / 4)));
                 byte[] bigger = Arrays.copyOf(table, len);
                 Arrays.fill(bigger, table.length, len, (byte) 0xff);
                 t.lft[s] = bigger;

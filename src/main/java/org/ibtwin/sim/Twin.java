@@ -240,6 +240,9 @@ public final class Twin {
             if (lid[g] != 0) {
                 mapLid(g, 0, 0, lid[g], lmc[g]);
             }
+            if (g != portBase[portNode[g]] && phys[g] == LINK_UP) {
+                notePortChange(g);   // links came up since the switch was reset
+            }
         }
         sma = new Sma(this);
         pma = new Pma(this);

@@ -99,6 +99,29 @@ class TwinSmaTest {
     }
 
     @Test
+    void switchInfoPortStateChangeIsClearedByWritingOneAndSetByLinkEvents() {
+        Fabric f = Shapes.singleSwitch(2, 8, LinkSpeed.EDR);
+        Twin twin = Twin.of(f);
+        Layout si = SmpAttributes.SWITCH_INFO;
+        try (TwinTransport t = new TwinTransport(twin.attach(null, 0))) {
+            byte[] r = call(t, Smps.drGet(t.nextTid(), AttributeIds.SWITCH_INFO, 0, 1));
+            assertThat(si.get(r, D, "StateChange")).as("links came up").isEqualTo(1);
+            byte[] data = java.util.Arrays.copyOfRange(r, D, D + 64);
+            si.set(data, 0, "LinearFdbTop", 100);
+            r = call(t, Smps.drSet(t.nextTid(), AttributeIds.SWITCH_INFO, 0, data, 1));
+            assertThat(si.get(r, D, "StateChange")).isZero();
+            assertThat(si.get(r, D, "LinearFdbTop")).isEqualTo(100);
+            assertThat(twin.linearFdbTop(f.switches().get(0).name())).isEqualTo(100);
+            twin.linkDown(f.cas().get(1).name(), 1);
+            r = call(t, Smps.drGet(t.nextTid(), AttributeIds.SWITCH_INFO, 0, 1));
+            assertThat(si.get(r, D, "StateChange")).isEqualTo(1);
+            si.set(data, 0, "LinearFdbTop", 0xC000);
+            assertThat(Smps.status(call(t, Smps.drSet(t.nextTid(), AttributeIds.SWITCH_INFO, 0, data, 1))))
+                    .isEqualTo(MadStatus.INVALID_FIELD);
+        }
+    }
+
+    @Test
     void portInfoReportsWidthsSpeedsAndStates() {
         Fabric f = Shapes.singleSwitch(2, 8, LinkSpeed.HDR);
         Twin twin = Twin.of(f);
