@@ -80,9 +80,12 @@ public final class Twin {
     static final int MCAST_FDB_CAP = 1024;
     static final int VL_ARB_CAP = 8;
     static final int CA_GUID_CAP = 32;
-    static final int CA_CAP_MASK = 0x0040c048;
+    static final int CA_CAP_MASK = 0x0050c048;
     static final int SWITCH_CAP_MASK = 0x0000c048;
-    static final int CAP_MASK2 = 0x0430;
+    /** CapabilityMask2 bits: IsLinkWidth2xSupported, IsLinkSpeedHDRSupported, IsLinkSpeedNDRSupported. */
+    static final int CAP2_WIDTH_2X = 0x10;
+    static final int CAP2_HDR = 0x20;
+    static final int CAP2_NDR = 0x400;
     static final int CAP_IS_SM = 0x2;
 
     // PortCounters slots: PortCounter ordinals, then QP1Dropped
@@ -306,13 +309,14 @@ public final class Twin {
             lmc[g] = (byte) (port0 && !nodes[node].enhancedPort0() ? 0 : p.lmc());
         }
         if (port0) {
+            // the management port has no link: it reports what ibsim's does
             state[g] = ACTIVE;
             phys[g] = LINK_UP;
-            widthSup[g] = (byte) LinkWidth.maskOf(LinkWidth.X1, LinkWidth.X4);
-            widthEn[g] = widthSup[g];
-            widthAct[g] = (byte) (LinkWidth.X1.ordinal() + 1);
-            speedSup[g] = (short) LinkSpeed.maskOf(LinkSpeed.SDR);
-            speedEn[g] = speedSup[g];
+            widthSup[g] = (byte) LinkWidth.upTo(LinkWidth.X12);
+            widthEn[g] = (byte) LinkWidth.maskOf(LinkWidth.X4);
+            widthAct[g] = (byte) (LinkWidth.X4.ordinal() + 1);
+            speedSup[g] = (short) LinkSpeed.maskOf(LinkSpeed.SDR, LinkSpeed.DDR, LinkSpeed.QDR);
+            speedEn[g] = (short) LinkSpeed.maskOf(LinkSpeed.SDR);
             speedAct[g] = (byte) (LinkSpeed.SDR.ordinal() + 1);
         } else {
             state[g] = (byte) p.state().code();
@@ -340,7 +344,7 @@ public final class Twin {
             }
         }
         int o = g * 64;
-        int mtuCap = p.mtuCap().code();
+        int mtuCap = port0 ? Mtu.MTU1024.code() : p.mtuCap().code();
         int vlCap = p.vlCap();
         if (mgmt) {
             PI.set(portInfo, o, "GidPrefix", 0xfe80000000000000L);
@@ -350,7 +354,7 @@ public final class Twin {
             PI.set(portInfo, o, "GuidCap", port0 ? 1 : CA_GUID_CAP);
             PI.set(portInfo, o, "SubnetTimeout", 0x1f);
             PI.set(portInfo, o, "RespTimeVal", port0 ? 8 : 0);
-            PI.set(portInfo, o, "CapabilityMask2", p.capMask2() != 0 ? p.capMask2() : CAP_MASK2);
+            PI.set(portInfo, o, "CapabilityMask2", p.capMask2() != 0 ? p.capMask2() : capMask2(node));
         }
         PI.set(portInfo, o, "LinkDownDefState", POLLING);
         PI.set(portInfo, o, "NeighborMTU", port0 ? Mtu.MTU256.code() : mtuCap);
@@ -359,8 +363,32 @@ public final class Twin {
         PI.set(portInfo, o, "VLArbLowCap", VL_ARB_CAP);
         PI.set(portInfo, o, "MtuCap", mtuCap);
         PI.set(portInfo, o, "VLStallCount", port0 ? 0 : 7);
-        PI.set(portInfo, o, "HoqLife", port0 ? 0 : 0x1f);
+        if (sw && !port0 && p.link() == null) {
+            PI.set(portInfo, o, "LocalPhysErr", 4);   // what ibsim's template for an unlinked switch port says
+        }
         PI.set(portInfo, o, "OperVLs", vlCap);
+    }
+
+    /** CapabilityMask2 from what the node's ports support: 2x width, HDR, NDR. */
+    private int capMask2(int node) {
+        int widths = 0;
+        int speeds = 0;
+        for (int p = 1; p <= numPorts[node]; p++) {
+            Port mp = nodes[node].port(p);
+            widths |= mp.widthSupported();
+            speeds |= mp.speedSupported();
+        }
+        int cap = 0;
+        if ((widths & (1 << LinkWidth.X2.ordinal())) != 0) {
+            cap |= CAP2_WIDTH_2X;
+        }
+        if ((speeds & (1 << LinkSpeed.HDR.ordinal())) != 0) {
+            cap |= CAP2_HDR;
+        }
+        if ((speeds & (1 << LinkSpeed.NDR.ordinal())) != 0) {
+            cap |= CAP2_NDR;
+        }
+        return cap;
     }
 
     // =====================================================================================================
