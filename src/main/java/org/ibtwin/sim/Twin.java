@@ -43,6 +43,17 @@ import org.ibtwin.transport.MadAddress;
  * the lock is held; a sink may send (its MAD is queued and processed once the current one is done) but must not
  * block. Every public method takes the lock.
  *
+ * <h2>What it answers</h2>
+ * The SMA ({@link Sma}): NodeInfo, NodeDescription, PortInfo, SwitchInfo, GUIDInfo, P_KeyTable, SLtoVLMappingTable,
+ * VLArbitrationTable, LinearForwardingTable, MulticastForwardingTable and Mellanox ExtendedPortInfo, with M_Key
+ * checks; SMInfo goes to the SM attached at the port (none: dropped, as ibsim drops it). The PMA ({@link Pma}):
+ * ClassPortInfo, PortCounters, PortCountersExtended. SA and other GMP requests go to the SM attached at the
+ * destination port. Forwarding: {@link Forwarding}. Where the specification and ibsim part, the twin follows the
+ * specification: an attribute the node lacks is answered 0x0C (ibsim stays silent), a Set of a read-only attribute
+ * 0x0C (ibsim: 0x08), LID-routed SMPs cross links in Init (ibsim wants Active), a directed route from a CA must
+ * leave by the port the client sits at, and DrSLID/DrDLID LID-routed segments are walked (ibsim refuses them).
+ * Where the model says nothing (capability masks, P_Key and GUID caps, switch port 0), it answers as ibsim does.
+ *
  * <h2>Layout</h2>
  * Nodes are numbered in the model's order; every node has {@code numPorts + 1} port slots (slot 0 is a switch's
  * management port, unused on a CA), so a port's global index is {@code portBase[node] + number}. Hot state lives in
