@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 /** The ibtwin root command. */
 @Command(name = "ibtwin", mixinStandardHelpOptions = true, version = "ibtwin 0.1.0",
         description = "An InfiniBand fabric in software.",
-        subcommands = {TopoCommand.class, GenCommand.class, BenchCommand.class, SmpqueryCommand.class,
+        subcommands = {TopoCommand.class, GenCommand.class, SimCommand.class, BenchCommand.class, SmpqueryCommand.class,
             PerfqueryCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for usage and input errors. */
