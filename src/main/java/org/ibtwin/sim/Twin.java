@@ -10,8 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Field;
 import org.ibtwin.mad.Layout;
+import org.ibtwin.mad.Methods;
 import org.ibtwin.mad.MgmtClasses;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.Cable;
@@ -304,6 +306,7 @@ public final class Twin {
     private static final Layout NI = SmpAttributes.NODE_INFO;
     private static final Layout PI = SmpAttributes.PORT_INFO;
     private static final Layout SI = SmpAttributes.SWITCH_INFO;
+    static final Field PI_SM_LID = PI.field("SMLid");
 
     private void initNode(int i) {
         Node n = nodes[i];
@@ -495,6 +498,26 @@ public final class Twin {
             throw new IllegalArgumentException("unknown node: the fabric is empty");
         }
         return 0;
+    }
+
+    /** The index of the node named so (topology id, description, host name). */
+    int nodeIndexOf(String name) {
+        lock.lock();
+        try {
+            return nodeIndex(name);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The cable at a port, or the one it had before it was unplugged; null if it never had one. */
+    Cable lastCable(String nodeName, int port) {
+        lock.lock();
+        try {
+            return cable[physicalPort(nodeName, port)];
+        } finally {
+            lock.unlock();
+        }
     }
 
     private int nodeIndex(String name) {
@@ -1033,6 +1056,49 @@ public final class Twin {
         remote[r] = -1;
         prevRemote[g] = r;
         prevRemote[r] = g;
+    }
+
+    /** Unplugs every linked port of a node (ibsim's Unlink of a whole node); returns how many. */
+    public int unplugAll(String nodeName) {
+        lock.lock();
+        try {
+            int n = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
+            int count = 0;
+            for (int p = 1; p <= numPorts[n]; p++) {
+                int g = portBase[n] + p;
+                if (remote[g] >= 0) {
+                    unplug(g);
+                    count++;
+                }
+            }
+            settle();
+            return count;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Plugs back every cable pulled from a node's ports whose other end is still free (ibsim's ReLink of a whole
+     * node); returns how many.
+     */
+    public int replugAll(String nodeName) {
+        lock.lock();
+        try {
+            int n = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
+            int count = 0;
+            for (int p = 1; p <= numPorts[n]; p++) {
+                int g = portBase[n] + p;
+                int r = prevRemote[g];
+                if (remote[g] < 0 && r >= 0 && remote[r] < 0) {
+                    connect(g, r, cable[g]);
+                    count++;
+                }
+            }
+            return count;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Plugs the cable pulled from a port back in (ibsim's ReLink): the link trains again, as it did before. */
@@ -1790,6 +1856,25 @@ public final class Twin {
                 k[i] = pkey(g, i);
             }
             return k;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A port's PortCounters attribute as its PMA answers a Get (192 bytes of attribute data). */
+    byte[] portCountersData(int g) {
+        lock.lock();
+        try {
+            byte[] w = new byte[256];
+            w[0] = 1;
+            w[1] = (byte) MgmtClasses.PERF;
+            w[2] = 1;
+            w[3] = (byte) Methods.GET;
+            w[16] = (byte) (AttributeIds.PORT_COUNTERS >> 8);
+            w[17] = (byte) AttributeIds.PORT_COUNTERS;
+            w[64 + 1] = (byte) portNumber(g);
+            pma.handle(portNode[g], g, w, Methods.GET);
+            return Arrays.copyOfRange(w, 64, 256);
         } finally {
             lock.unlock();
         }
