@@ -57,8 +57,8 @@ public final class SimCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Fabric f = FabricFiles.load(fabric);
         Twin twin = Twin.of(f);
-        try (IbsimServer server = new IbsimServer(name -> twin.attach(name, 0));
-                TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100))) {
+        TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
+        try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
             server.start(InetAddress.getLoopbackAddress(), port);
             out.printf("ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%n",
                     f.size(), f.switches().size(), f.links().size(), server.address(), server.port(),

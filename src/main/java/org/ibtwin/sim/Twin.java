@@ -59,6 +59,15 @@ import org.ibtwin.transport.MadAddress;
  * leave by the port the client sits at, and DrSLID/DrDLID LID-routed segments are walked (ibsim refuses them).
  * Where the model says nothing (capability masks, P_Key and GUID caps, switch port 0), it answers as ibsim does.
  *
+ * <h2>Traps and faults</h2>
+ * Switches trap 128 when a link goes down or up by itself, ports trap 144 when their CapabilityMask changes; traps
+ * repeat until repressed ({@link Traps}). Faults, for tests and the {@link Console}: {@link #linkDown},
+ * {@link #linkUp}, {@link #flap}, {@link #unplug}, {@link #replug(String, int, org.ibtwin.model.Cable)},
+ * {@link #link}, {@link #setCounter}, {@link #setDropRate(String, int, int, double)}, {@link #rebootSwitch},
+ * {@link #setLinkLayer}, {@link #kill}, {@link #setCapabilityMask}. Where ibsim and hardware part, the twin follows
+ * hardware: pulling a live cable counts LinkDowned at both ends (ibsim's Unlink counts nothing), and a drop rate
+ * applies to every MAD a port receives, not only those its SMA answers.
+ *
  * <h2>Layout</h2>
  * Nodes are numbered in the model's order; every node has {@code numPorts + 1} port slots (slot 0 is a switch's
  * management port, unused on a CA), so a port's global index is {@code portBase[node] + number}. Hot state lives in
@@ -455,8 +464,9 @@ public final class Twin {
     /**
      * Attaches a client at a port, as a umad client opens its HCA port.
      *
-     * @param nodeName the node's topology id ("S-0002c9…", "Hca1") or, failing that, its node description; null
-     *                 for the default: the first CA (its port 1) or, in a fabric without CAs, the first switch
+     * @param nodeName the node's topology id ("S-0002c9…", "Hca1") or, failing that, its node description or host
+     *                 name (the description's first word); null for the default: the first CA (its port 1) or, in
+     *                 a fabric without CAs, the first switch
      * @param port     the port; 0 for the default: port 0 of a switch, port 1 of a CA or router
      * @throws IllegalArgumentException for an unknown node ("unknown node ...") or a port it does not have
      */
