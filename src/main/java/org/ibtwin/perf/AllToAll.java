@@ -63,8 +63,8 @@ public final class AllToAll {
             Pair pr = pairs.get(i);
             Port a = pr.src().port();
             Port b = pr.dst().port();
-            Path there = routes.route(a, b);
-            Path back = routes.route(b, a);
+            Route there = routes.route(a, b);
+            Route back = routes.route(b, a);
             if (there == null || back == null) {
                 unrouted++;
                 results[i] = new PairResult(pr, 0, 0, new Bottleneck(Bottleneck.Kind.NO_ROUTE,
@@ -73,8 +73,8 @@ public final class AllToAll {
             }
             Endpoint rq = spec.op().dataFromRequester() ? pr.src() : pr.dst();
             Endpoint rs = spec.op().dataFromRequester() ? pr.dst() : pr.src();
-            Path fwd = spec.op().dataFromRequester() ? there : back;
-            Path bwd = spec.op().dataFromRequester() ? back : there;
+            Route fwd = spec.op().dataFromRequester() ? there : back;
+            Route bwd = spec.op().dataFromRequester() ? back : there;
             demands.add(new Traffic.Demand(spec, rq, rs, fwd, bwd));
             index.add(i);
         }

@@ -49,7 +49,7 @@ public final class Ipoib {
     }
 
     /** One TCP stream from {@code a} to {@code b} over {@code path}. */
-    public static Result stream(PerfParams p, Endpoint a, Endpoint b, Path path) {
+    public static Result stream(PerfParams p, Endpoint a, Endpoint b, Route path) {
         IpoibMode ma = a.facts().ipoibMode();
         IpoibMode mb = b.facts().ipoibMode();
         int ibMtu = path.mtu().bytes();
@@ -115,7 +115,7 @@ public final class Ipoib {
     }
 
     /** What the slowest link carries as TCP payload, GB/s. */
-    static double linkBound(PerfParams p, Path path, IpoibMode mode, int mtu) {
+    static double linkBound(PerfParams p, Route path, IpoibMode mode, int mtu) {
         if (path.isLoopback()) {
             return Double.POSITIVE_INFINITY;
         }

@@ -79,8 +79,8 @@ public final class Latency {
      * The figure perftest reports for {@code spec} between a requester (perftest's client) and a responder (its
      * server): half the ping-pong round trip for SEND and WRITE, the whole round trip for READ and ATOMIC.
      */
-    public static Result of(PerfParams p, Spec spec, Endpoint requester, Endpoint responder, Path forward,
-                            Path backward) {
+    public static Result of(PerfParams p, Spec spec, Endpoint requester, Endpoint responder, Route forward,
+                            Route backward) {
         List<Term> terms = new ArrayList<>();
         double ns;
         if (spec.op().dataFromRequester() && spec.op() != Op.ATOMIC) {
@@ -99,7 +99,7 @@ public final class Latency {
     }
 
     /** One-way latency of a SEND or WRITE from {@code a} to {@code b}, ns, term by term. */
-    public static List<Term> oneWay(PerfParams p, Spec s, Endpoint a, Endpoint b, Path path) {
+    public static List<Term> oneWay(PerfParams p, Spec s, Endpoint a, Endpoint b, Route path) {
         double sa = a.hca().latencyScale();
         double sb = b.hca().latencyScale();
         List<Term> t = new ArrayList<>();
@@ -115,7 +115,7 @@ public final class Latency {
     }
 
     /** Round trip of a READ or ATOMIC issued by {@code a} to {@code b}, ns, term by term. */
-    public static List<Term> roundTrip(PerfParams p, Spec s, Endpoint a, Endpoint b, Path ab, Path ba) {
+    public static List<Term> roundTrip(PerfParams p, Spec s, Endpoint a, Endpoint b, Route ab, Route ba) {
         double sa = a.hca().latencyScale();
         double sb = b.hca().latencyScale();
         List<Term> t = new ArrayList<>();
@@ -133,7 +133,7 @@ public final class Latency {
     }
 
     /** Cable propagation and switch hops along a path, ns. */
-    public static double wireNanos(PerfParams p, Path path) {
+    public static double wireNanos(PerfParams p, Route path) {
         return path.propagationNanos() + path.switches() * p.switchHopNanos();
     }
 
@@ -141,7 +141,7 @@ public final class Latency {
      * Moving the payload from {@code src}'s memory to {@code dst}'s: the first chunk stored and forwarded through the
      * stages, the rest at the slowest stage, ns.
      */
-    public static double transferNanos(PerfParams p, Spec s, Endpoint src, Endpoint dst, Path path, boolean dmaRead) {
+    public static double transferNanos(PerfParams p, Spec s, Endpoint src, Endpoint dst, Route path, boolean dmaRead) {
         long size = s.payload();
         long chunk = Math.min(size, p.chunkBytes());
         int mps = src.facts().maxPayload();
@@ -170,8 +170,8 @@ public final class Latency {
      * Time from posting a message to its completion, ns: what bounds the messages one QP keeps in flight. RC waits
      * for the acknowledgement; UC and UD complete once sent; READ and ATOMIC once the response lands.
      */
-    public static double completionNanos(PerfParams p, Spec s, Endpoint requester, Endpoint responder, Path forward,
-                                         Path backward) {
+    public static double completionNanos(PerfParams p, Spec s, Endpoint requester, Endpoint responder, Route forward,
+                                         Route backward) {
         if (s.op().usesOutstandingReads()) {
             return sum(roundTrip(p, s, requester, responder, forward, backward));
         }
@@ -198,7 +198,7 @@ public final class Latency {
         return s;
     }
 
-    private static String describe(Spec s, Path path, List<Term> terms, double ns) {
+    private static String describe(Spec s, Route path, List<Term> terms, double ns) {
         StringBuilder sb = new StringBuilder();
         boolean rtt = !(s.op().dataFromRequester() && s.op() != Op.ATOMIC);
         sb.append(String.format(Locale.ROOT, "%s %.2f us =", rtt ? "round trip" : "one way", ns / 1000));

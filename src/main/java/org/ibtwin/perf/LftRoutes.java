@@ -28,9 +28,9 @@ public final class LftRoutes implements Routes {
     }
 
     @Override
-    public Path route(Port src, Port dst) {
+    public Route route(Port src, Port dst) {
         if (src.node() == dst.node()) {
-            return new Path(src, dst, List.of());
+            return new Route(src, dst, List.of());
         }
         List<Hop> hops = new ArrayList<>();
         Port at = src;
@@ -41,7 +41,7 @@ public final class LftRoutes implements Routes {
             }
             hops.add(new Hop(at, next));
             if (next == dst) {
-                return new Path(src, dst, hops);
+                return new Route(src, dst, hops);
             }
             Node n = next.node();
             if (!n.isSwitch()) {

@@ -124,9 +124,9 @@ public final class MinHopRoutes implements Routes {
     }
 
     @Override
-    public Path route(Port src, Port dst) {
+    public Route route(Port src, Port dst) {
         if (src.node() == dst.node()) {
-            return new Path(src, dst, List.of());
+            return new Route(src, dst, List.of());
         }
         Port srcRemote = up(src);
         Port dstRemote = up(dst);
@@ -134,7 +134,7 @@ public final class MinHopRoutes implements Routes {
             return null;
         }
         if (srcRemote == dst) {
-            return new Path(src, dst, List.of(new Hop(src, dst)));
+            return new Route(src, dst, List.of(new Hop(src, dst)));
         }
         Node srcLeaf = srcRemote.node();
         Node dstLeaf = dstRemote.node();
@@ -155,7 +155,7 @@ public final class MinHopRoutes implements Routes {
             hops.addAll(middle);
         }
         hops.add(new Hop(dstRemote, dst));
-        return new Path(src, dst, hops);
+        return new Route(src, dst, hops);
     }
 
     private List<Hop> treeRoute(Node srcLeaf, Node dstLeaf, long h) {

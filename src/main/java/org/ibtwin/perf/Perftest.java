@@ -32,8 +32,8 @@ public final class Perftest {
     }
 
     /** One bandwidth test: one stream, or two in opposite directions when {@code spec.bidirectional()}. */
-    public static Bandwidth bandwidth(PerfParams p, Spec spec, Endpoint client, Endpoint server, Path toServer,
-                                      Path toClient) {
+    public static Bandwidth bandwidth(PerfParams p, Spec spec, Endpoint client, Endpoint server, Route toServer,
+                                      Route toClient) {
         List<Traffic.Demand> demands = new ArrayList<>(2);
         demands.add(new Traffic.Demand(spec, client, server, toServer, toClient));
         if (spec.bidirectional()) {
@@ -56,8 +56,8 @@ public final class Perftest {
     }
 
     /** One latency test: what perftest reports as t_typical, with its terms. */
-    public static Latency.Result latency(PerfParams p, Spec spec, Endpoint client, Endpoint server, Path toServer,
-                                         Path toClient) {
+    public static Latency.Result latency(PerfParams p, Spec spec, Endpoint client, Endpoint server, Route toServer,
+                                         Route toClient) {
         return Latency.of(p, spec, client, server, toServer, toClient);
     }
 
@@ -71,7 +71,7 @@ public final class Perftest {
      * When the QPs use a larger MTU than some port on the path carries, packets above the path MTU are dropped
      * there: the port that drops them, or null when every packet fits.
      */
-    public static Port dropsAt(Spec spec, Path path) {
+    public static Port dropsAt(Spec spec, Route path) {
         int pathMtu = path.mtu().bytes();
         if (spec.mtu() <= pathMtu) {
             return null;

@@ -9,5 +9,5 @@ import org.ibtwin.model.Port;
  */
 public interface Routes {
     /** The path from {@code src} to {@code dst}, or null when no route exists. */
-    Path route(Port src, Port dst);
+    Route route(Port src, Port dst);
 }

@@ -2,6 +2,7 @@ package org.ibtwin.perf;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,7 +42,7 @@ public final class Traffic {
     }
 
     /** One stream: a spec between a requester and a responder, over the routed paths both ways. */
-    public record Demand(Spec spec, Endpoint requester, Endpoint responder, Path forward, Path backward) {
+    public record Demand(Spec spec, Endpoint requester, Endpoint responder, Route forward, Route backward) {
         /** Where the data comes from. */
         public Endpoint source() {
             return spec.op().dataFromRequester() ? requester : responder;
@@ -53,12 +54,12 @@ public final class Traffic {
         }
 
         /** The path the data takes. */
-        public Path dataPath() {
+        public Route dataPath() {
             return spec.op().dataFromRequester() ? forward : backward;
         }
 
         /** The path against the data: ACKs, READ requests, ATOMIC responses. */
-        public Path reversePath() {
+        public Route reversePath() {
             return spec.op().dataFromRequester() ? backward : forward;
         }
     }
@@ -80,6 +81,7 @@ public final class Traffic {
         final List<Object> keys = new ArrayList<>();
         final List<Endpoint> endpoints = new ArrayList<>();
         final List<Integer> users = new ArrayList<>();
+        final List<Integer> allUsers = new ArrayList<>();
 
         int link(Hop h, PerfParams p) {
             LinkDir k = new LinkDir(h.link(), h.aToB());
@@ -96,6 +98,7 @@ public final class Traffic {
             keys.add(key);
             endpoints.add(e);
             users.add(0);
+            allUsers.add(0);
             return capacity.size() - 1;
         }
     }
@@ -107,7 +110,7 @@ public final class Traffic {
         List<Cap> caps = new ArrayList<>(demands.size());
         List<Map<Integer, Double>> uses = new ArrayList<>(demands.size());
         for (Demand d : demands) {
-            Map<Integer, Double> use = new HashMap<>();
+            Map<Integer, Double> use = new LinkedHashMap<>();
             addUses(p, d, res, use);
             uses.add(use);
             int[] r = new int[use.size()];
@@ -116,6 +119,7 @@ public final class Traffic {
             for (Map.Entry<Integer, Double> e : use.entrySet()) {
                 r[i] = e.getKey();
                 w[i] = e.getValue();
+                res.allUsers.set(r[i], res.allUsers.get(r[i]) + 1);
                 i++;
             }
             Cap cap = cap(p, d);
@@ -252,9 +256,16 @@ public final class Traffic {
         if (key instanceof PcieDir pd) {
             Endpoint e = res.endpoints.get(r);
             String where = e.farNuma() ? " with buffers on the far NUMA node" : "";
+            int n = res.allUsers.get(r);
+            if (n <= 1) {
+                return new Bottleneck(Bottleneck.Kind.PCIE, String.format(Locale.ROOT,
+                        "limited by PCIe %s at %s%s (≈ %.1f Gb/s usable)", Pcie.label(e.facts()),
+                        Names.node(pd.host()), where, alone));
+            }
             return new Bottleneck(Bottleneck.Kind.PCIE, String.format(Locale.ROOT,
-                    "limited by PCIe %s at %s%s (≈ %.1f Gb/s usable)", Pcie.label(e.facts()), Names.node(pd.host()),
-                    where, alone));
+                    "limited by PCIe %s at %s%s, toward the %s, shared by %d streams (≈ %.1f Gb/s of TLPs)",
+                    Pcie.label(e.facts()), Names.node(pd.host()), where, pd.toDevice() ? "device" : "host", n,
+                    res.capacity.get(r)));
         }
         LinkDir ld = (LinkDir) key;
         Link l = ld.link();

@@ -76,11 +76,11 @@ final class Bench {
         return Endpoint.of(client.port(1), far);
     }
 
-    Path toServer() {
+    Route toServer() {
         return routes.route(client.port(1), server.port(1));
     }
 
-    Path toClient() {
+    Route toClient() {
         return routes.route(server.port(1), client.port(1));
     }
 

@@ -47,7 +47,7 @@ class FaultTest {
             any.client = client;
             for (Node server : any.fabric.cas()) {
                 any.server = server;
-                Path p = any.toServer();
+                Route p = any.toServer();
                 if (client == server || p.hops().stream().noneMatch(h -> h.link().isDegraded())) {
                     continue;
                 }
@@ -94,7 +94,7 @@ class FaultTest {
     @Test
     void aSwitchPortCappedAt2048DropsLargerPackets() {
         Bench b = tree("node001", "node021");
-        Path p = b.toServer();
+        Route p = b.toServer();
         Port mid = p.hops().get(1).from();
         mid.setMtuCap(Mtu.MTU2048);
         assertThat(b.toServer().mtu()).isEqualTo(Mtu.MTU2048);

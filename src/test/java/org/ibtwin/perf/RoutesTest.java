@@ -27,7 +27,7 @@ class RoutesTest {
     }
 
     /** Every path starts and ends where asked, each hop joins the previous one, and no switch is visited twice. */
-    private static void assertWellFormed(Path p, Port src, Port dst) {
+    private static void assertWellFormed(Route p, Port src, Port dst) {
         assertThat(p).isNotNull();
         assertThat(p.src()).isSameAs(src);
         assertThat(p.dst()).isSameAs(dst);
@@ -44,7 +44,7 @@ class RoutesTest {
         List<Port> h = hosts(f);
         Map<Hop, Integer> load = new HashMap<>();
         for (int i = 0; i < h.size(); i++) {
-            Path p = r.route(h.get(i), h.get((i + shift) % h.size()));
+            Route p = r.route(h.get(i), h.get((i + shift) % h.size()));
             assertWellFormed(p, h.get(i), h.get((i + shift) % h.size()));
             for (Hop hop : p.hops()) {
                 load.merge(hop, 1, Integer::sum);
@@ -165,7 +165,7 @@ class RoutesTest {
         }
         MinHopRoutes r = new MinHopRoutes(f);
         assertThat(r.isTree()).isFalse();
-        Path p = r.route(ca[0].port(1), ca[2].port(1));
+        Route p = r.route(ca[0].port(1), ca[2].port(1));
         assertWellFormed(p, ca[0].port(1), ca[2].port(1));
         assertThat(p.switches()).isEqualTo(3);
         assertThat(r.route(ca[0].port(1), ca[1].port(1)).switches()).isEqualTo(2);
@@ -187,7 +187,7 @@ class RoutesTest {
         for (int i = 0; i < 4; i++) {
             for (Port dst : h) {
                 if (dst != h.get(i)) {
-                    Path p = r.route(h.get(i), dst);
+                    Route p = r.route(h.get(i), dst);
                     assertWellFormed(p, h.get(i), dst);
                     assertThat(p.hops()).noneMatch(hop -> hop.link().a().node() == leaf
                             && hop.link().b().node().description().equals("pod01-spine01"));

@@ -9,8 +9,8 @@ import org.ibtwin.model.Port;
  * HCA. The path MTU is the smallest MTU capability of every port on the way; the slowest hop is the link with the
  * lowest data rate.
  */
-public record Path(Port src, Port dst, List<Hop> hops) {
-    public Path {
+public record Route(Port src, Port dst, List<Hop> hops) {
+    public Route {
         hops = List.copyOf(hops);
     }
 
