@@ -196,9 +196,14 @@ abstract class PerftestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        return execute(FabricFiles.load(fabric));
+    }
+
+    /** Runs the tool on a fabric already in memory (the parsed options apply; --fabric is not read). */
+    Integer execute(Fabric loaded) throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Run r = settle(out, err);
+        Run r = settle(loaded, out, err);
         if (r == null) {
             return 1;
         }
@@ -304,7 +309,7 @@ abstract class PerftestCommand implements Callable<Integer> {
         if (plot != null) {
             Plot.write(java.nio.file.Path.of(plot), plotTitle(r), "message size [bytes]",
                     kind() == Kind.BW ? (reportGbits ? "BW average [Gb/sec]" : "BW average [MB/sec]")
-                            : "t_typical [usec]", points);
+                            : "t_typical [usec]", points, kind() == Kind.LAT);
         }
         return 0;
     }
@@ -392,7 +397,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     /** Reads and checks every option as perftest would; prints perftest's notices; null after a printed failure. */
-    private Run settle(PrintWriter out, PrintWriter err) {
+    private Run settle(Fabric f, PrintWriter out, PrintWriter err) {
         boolean bw = kind() == Kind.BW;
         if (serverHost == null || clientHost == null) {
             throw new IllegalArgumentException("name the server host and the client host, as in: " + tool()
@@ -476,7 +481,6 @@ abstract class PerftestCommand implements Callable<Integer> {
         int tx = txDepth == null ? (bw ? 128 : 1) : intIn("-t", txDepth, 1, MAX_TX);
         int cq = cqMod == null ? 100 : intIn("-Q", cqMod, 1, 1024);
 
-        Fabric f = FabricFiles.load(fabric);
         Node server = Hosts.find(f, serverHost.trim());
         Node client = Hosts.find(f, clientHost.trim());
         Port sp = Hosts.port(server, port);

@@ -47,8 +47,11 @@ final class Plot {
         void text(double x, double y, String s, int size, String anchor, boolean vertical, boolean bold);
     }
 
-    /** Writes the chart to {@code file}: PNG when it ends in .png, SVG otherwise. */
-    static void write(Path file, String title, String xLabel, String yLabel, List<double[]> points)
+    /**
+     * Writes the chart to {@code file}: PNG when it ends in .png, SVG otherwise. The y axis is linear from 0, or in
+     * decades when {@code logY} (latencies span 1 us to hundreds).
+     */
+    static void write(Path file, String title, String xLabel, String yLabel, List<double[]> points, boolean logY)
             throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null) {
@@ -63,7 +66,7 @@ final class Plot {
                 g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
                 g.setColor(Color.WHITE);
                 g.fillRect(0, 0, WIDTH, HEIGHT);
-                draw(new AwtCanvas(g), title, xLabel, yLabel, points);
+                draw(new AwtCanvas(g), title, xLabel, yLabel, points, logY);
             } finally {
                 g.dispose();
             }
@@ -71,21 +74,21 @@ final class Plot {
                 throw new IOException("no PNG writer");
             }
         } else {
-            Files.writeString(file, svg(title, xLabel, yLabel, points), StandardCharsets.UTF_8);
+            Files.writeString(file, svg(title, xLabel, yLabel, points, logY), StandardCharsets.UTF_8);
         }
     }
 
     /** The chart as an SVG document. */
-    static String svg(String title, String xLabel, String yLabel, List<double[]> points) {
+    static String svg(String title, String xLabel, String yLabel, List<double[]> points, boolean logY) {
         SvgCanvas c = new SvgCanvas();
-        draw(c, title, xLabel, yLabel, points);
+        draw(c, title, xLabel, yLabel, points, logY);
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + WIDTH + "\" height=\"" + HEIGHT
                 + "\" viewBox=\"0 0 " + WIDTH + " " + HEIGHT + "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
                 + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + c.body + "</svg>\n";
     }
 
-    static void draw(Canvas c, String title, String xLabel, String yLabel, List<double[]> points) {
+    static void draw(Canvas c, String title, String xLabel, String yLabel, List<double[]> points, boolean logY) {
         double x0 = LEFT;
         double x1 = WIDTH - RIGHT;
         double y0 = HEIGHT - BOTTOM;
@@ -93,11 +96,15 @@ final class Plot {
         double minExp = Double.POSITIVE_INFINITY;
         double maxExp = Double.NEGATIVE_INFINITY;
         double maxY = 0;
+        double minY = Double.POSITIVE_INFINITY;
         for (double[] p : points) {
             double e = Math.log(p[0]) / Math.log(2);
             minExp = Math.min(minExp, Math.floor(e));
             maxExp = Math.max(maxExp, Math.ceil(e));
             maxY = Math.max(maxY, p[1]);
+            if (p[1] > 0) {
+                minY = Math.min(minY, p[1]);
+            }
         }
         if (points.isEmpty()) {
             minExp = 1;
@@ -111,12 +118,27 @@ final class Plot {
         final double lo = minExp;
         final double hi = maxExp;
         java.util.function.DoubleUnaryOperator sx = e -> x0 + (e - lo) / (hi - lo) * (x1 - x0);
-        java.util.function.DoubleUnaryOperator sy = v -> y0 - v / top * (y0 - y1);
-        // grid and y ticks
-        for (double v = 0; v <= top + step / 2; v += step) {
-            double y = sy.applyAsDouble(v);
-            c.line(x0, y, x1, y, "#dddddd", 1);
-            c.text(x0 - 8, y + 4, number(v, step), 12, "end", false, false);
+        java.util.function.DoubleUnaryOperator sy;
+        if (logY) {
+            double d0 = Math.floor(Math.log10(Double.isInfinite(minY) ? 1 : minY));
+            double d1 = Math.max(d0 + 1, Math.ceil(Math.log10(Math.max(maxY, 1e-12))));
+            sy = v -> y0 - (Math.log10(Math.max(v, 1e-12)) - d0) / (d1 - d0) * (y0 - y1);
+            for (int d = (int) d0; d <= (int) d1; d++) {
+                for (int m = 1; m < 10 && (m == 1 || d < d1); m++) {
+                    double y = sy.applyAsDouble(m * Math.pow(10, d));
+                    c.line(x0, y, x1, y, m == 1 ? "#cccccc" : "#eeeeee", 1);
+                }
+                double y = sy.applyAsDouble(Math.pow(10, d));
+                c.text(x0 - 8, y + 4, d < 0 ? String.format(Locale.ROOT, "%." + (-d) + "f", Math.pow(10, d))
+                        : String.format(Locale.ROOT, "%.0f", Math.pow(10, d)), 12, "end", false, false);
+            }
+        } else {
+            sy = v -> y0 - v / top * (y0 - y1);
+            for (double v = 0; v <= top + step / 2; v += step) {
+                double y = sy.applyAsDouble(v);
+                c.line(x0, y, x1, y, "#dddddd", 1);
+                c.text(x0 - 8, y + 4, number(v, step), 12, "end", false, false);
+            }
         }
         // x ticks: every power of two, labelled every other one
         for (int e = (int) lo; e <= (int) hi; e++) {
@@ -142,7 +164,7 @@ final class Plot {
         }
         c.text(WIDTH / 2.0, 28, title, 16, "middle", false, true);
         c.text((x0 + x1) / 2, HEIGHT - 22, xLabel + " (log2 scale)", 13, "middle", false, false);
-        c.text(24, (y0 + y1) / 2, yLabel, 13, "middle", true, false);
+        c.text(24, (y0 + y1) / 2, yLabel + (logY ? " (log scale)" : ""), 13, "middle", true, false);
     }
 
     /** 2, 4, ... 512, 1K, ... 512K, 1M, ... */
