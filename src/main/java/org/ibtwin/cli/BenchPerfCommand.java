@@ -86,8 +86,9 @@ public final class BenchPerfCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "fabric: 3-level fat tree, radix %d, %s: %d hosts, %d switches, %d links%n", radix, s,
                 f.cas().size(), f.switches().size(), f.links().size());
-        out.printf(Locale.ROOT, "shift all-to-all: %d pairs, every %s host to the one %d further on, RDMA write 64 KiB%n",
-                pairs, ordinal(ends.size() / pairs), ends.size() / 2);
+        int every = ends.size() / pairs;
+        out.printf(Locale.ROOT, "shift all-to-all: %d pairs, every %shost to the one %d further on, RDMA write 64 KiB%n",
+                pairs, every == 1 ? "" : ordinal(every) + " ", ends.size() / 2);
         out.printf(Locale.ROOT, "resolved: best %s  median %s  (routing setup %s, pair routes + max-min fair share %s;"
                         + " medians of %d rounds after %d warm-up)%n", ms(min(total)), ms(median(total)),
                 ms(median(setupNs)), ms(median(solveNs)), rounds, warmup);
@@ -100,9 +101,6 @@ public final class BenchPerfCommand implements Callable<Integer> {
     }
 
     private static String ordinal(int n) {
-        if (n == 1) {
-            return "";
-        }
         String suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : switch (n % 10) {
             case 1 -> "st";
             case 2 -> "nd";

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code ibtwin ipoib <a> <b>}: the IPoIB model's figure for one TCP stream from a to b, and what limits it. */
 @Command(name = "ipoib", mixinStandardHelpOptions = true,
-        description = "IPoIB TCP stream throughput between two hosts (datagram, connected or mixed modes).")
+        description = "IPoIB TCP stream throughput between two hosts.")
 public final class IpoibCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

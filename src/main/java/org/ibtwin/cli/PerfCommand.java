@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 
 /** {@code ibtwin perf}: the performance model beyond two hosts. */
 @Command(name = "perf", mixinStandardHelpOptions = true,
-        description = "Traffic patterns over the whole fabric (max-min fair sharing of links and slots).",
+        description = "Traffic patterns over the fabric, shared max-min fairly.",
         subcommands = {PerfCommand.AllToAllCommand.class})
 public final class PerfCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -657,7 +657,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     // ---------------------------------------------------------------------------------------------- the tools
 
     @Command(name = "ib_write_bw", mixinStandardHelpOptions = true,
-            description = "RDMA write bandwidth between two hosts of the fabric, as perftest's ib_write_bw prints it.")
+            description = "perftest's RDMA write bandwidth test between two hosts.")
     static final class WriteBw extends PerftestCommand {
         Op op() {
             return Op.WRITE;
@@ -669,7 +669,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     @Command(name = "ib_read_bw", mixinStandardHelpOptions = true,
-            description = "RDMA read bandwidth between two hosts, as perftest's ib_read_bw prints it.")
+            description = "perftest's RDMA read bandwidth test between two hosts.")
     static final class ReadBw extends PerftestCommand {
         Op op() {
             return Op.READ;
@@ -681,7 +681,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     @Command(name = "ib_send_bw", mixinStandardHelpOptions = true,
-            description = "Send bandwidth between two hosts, as perftest's ib_send_bw prints it.")
+            description = "perftest's send bandwidth test between two hosts.")
     static final class SendBw extends PerftestCommand {
         Op op() {
             return Op.SEND;
@@ -693,7 +693,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     @Command(name = "ib_atomic_bw", mixinStandardHelpOptions = true,
-            description = "Atomic operation rate between two hosts, as perftest's ib_atomic_bw prints it.")
+            description = "perftest's atomic operation rate test between two hosts.")
     static final class AtomicBw extends PerftestCommand {
         Op op() {
             return Op.ATOMIC;
@@ -705,7 +705,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     @Command(name = "ib_write_lat", mixinStandardHelpOptions = true,
-            description = "RDMA write latency between two hosts, as perftest's ib_write_lat prints it.")
+            description = "perftest's RDMA write latency test between two hosts.")
     static final class WriteLat extends PerftestCommand {
         Op op() {
             return Op.WRITE;
@@ -717,7 +717,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     @Command(name = "ib_read_lat", mixinStandardHelpOptions = true,
-            description = "RDMA read latency between two hosts, as perftest's ib_read_lat prints it.")
+            description = "perftest's RDMA read latency test between two hosts.")
     static final class ReadLat extends PerftestCommand {
         Op op() {
             return Op.READ;
@@ -729,7 +729,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     @Command(name = "ib_send_lat", mixinStandardHelpOptions = true,
-            description = "Send latency between two hosts, as perftest's ib_send_lat prints it.")
+            description = "perftest's send latency test between two hosts.")
     static final class SendLat extends PerftestCommand {
         Op op() {
             return Op.SEND;
@@ -741,7 +741,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     @Command(name = "ib_atomic_lat", mixinStandardHelpOptions = true,
-            description = "Atomic operation latency between two hosts, as perftest's ib_atomic_lat prints it.")
+            description = "perftest's atomic latency test between two hosts.")
     static final class AtomicLat extends PerftestCommand {
         Op op() {
             return Op.ATOMIC;
