@@ -481,6 +481,12 @@ abstract class PerftestCommand implements Callable<Integer> {
         int tx = txDepth == null ? (bw ? 128 : 1) : intIn("-t", txDepth, 1, MAX_TX);
         int cq = cqMod == null ? 100 : intIn("-Q", cqMod, 1, 1024);
 
+        // perftest's parser warns about the inline size before it looks at the devices
+        if (transport == Transport.UD && inl > MAX_INLINE_UD) {
+            out.print(PerftestReport.RESULT_LINE);
+            err.println("Setting inline size to " + MAX_INLINE_UD + " (Max inline size in UD)");
+            inl = MAX_INLINE_UD;
+        }
         Node server = Hosts.find(f, serverHost.trim());
         Node client = Hosts.find(f, clientHost.trim());
         Port sp = Hosts.port(server, port);
@@ -580,11 +586,6 @@ abstract class PerftestCommand implements Callable<Integer> {
                     inl = transport == Transport.UD ? 188 : 236;
                 }
             }
-        }
-        if (transport == Transport.UD && inl > MAX_INLINE_UD) {
-            out.print(PerftestReport.RESULT_LINE);
-            err.println("Setting inline size to " + MAX_INLINE_UD + " (Max inline size in UD)");
-            inl = MAX_INLINE_UD;
         }
         int maxOut = cEnd.hca().maxOutReads();
         int outReads = maxOut;
