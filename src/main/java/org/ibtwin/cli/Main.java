@@ -8,8 +8,12 @@ import picocli.CommandLine.Command;
 /** The ibtwin root command. */
 @Command(name = "ibtwin", mixinStandardHelpOptions = true, version = "ibtwin 0.1.0",
         description = "An InfiniBand fabric in software.",
-        subcommands = {TopoCommand.class, GenCommand.class, BenchCommand.class, SmpqueryCommand.class,
-            PerfqueryCommand.class, DoctorCommand.class, SnapshotCommand.class,
+        subcommands = {TopoCommand.class, GenCommand.class, SimCommand.class, SmpqueryCommand.class,
+            PerfqueryCommand.class, PerftestCommand.WriteBw.class, PerftestCommand.ReadBw.class,
+            PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
+            PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,
+            IpoibCommand.class, PerfCommand.class, DoctorCommand.class, SnapshotCommand.class,
+            BenchCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for usage and input errors. */
