@@ -11,11 +11,22 @@ import java.util.stream.IntStream;
  * they are filled in parallel.
  */
 final class Balancer {
-    /** The egress ports of switch {@code s} that may carry a packet towards switch {@code t} (s != t). */
+    /**
+     * The egress ports of switch {@code s} that may carry a packet towards each switch {@code t}: for every port
+     * {@code p} of {@code s} with a switch behind it, {@code ok(p, t)} says whether that port starts an allowed
+     * path to {@code t}. Built once per switch; the port sets come out shared between destinations that have the
+     * same set (on a fat tree, a handful per switch).
+     */
     @FunctionalInterface
     interface Candidates {
-        /** Candidate ports in ascending order, empty when {@code t} cannot be reached. */
-        int[] ports(int s, int t);
+        /** A test for switch {@code s}: {@code ok(p, t)} for each port p of s that leads to a switch. */
+        PortTest forSwitch(int s);
+    }
+
+    /** Whether port {@code p} (of the switch it was made for) leads towards {@code t}. */
+    @FunctionalInterface
+    interface PortTest {
+        boolean ok(int p, int t);
     }
 
     /** Picks one of the candidates for a LID. */
@@ -35,8 +46,6 @@ final class Balancer {
         return best;
     };
 
-    private static final int[] NONE = new int[0];
-
     private Balancer() {
     }
 
@@ -52,32 +61,140 @@ final class Balancer {
     private static byte[] fillOne(SwitchGraph g, int s, Candidates candidates, Selector selector) {
         byte[] lft = Lfts.empty(g.top());
         int[] load = new int[g.numPorts(s) + 1];
-        int[][] cache = new int[g.switches()][];
+        Sets sets = candidateSets(g, s, candidates.forSwitch(s));
+        boolean leastUsed = selector == LEAST_USED;
+        int[] cursor = new int[sets.sets.length];
+        int[] floor = new int[sets.sets.length];
         for (int lid = 1; lid <= g.top(); lid++) {
             int t = g.destSwitch(lid);
             if (t < 0) {
                 continue;
             }
             int port;
+            boolean counts = g.isCaLid(lid);
             if (t == s) {
                 port = g.destPort(lid);
             } else {
-                int[] c = cache[t];
-                if (c == null) {
-                    c = candidates.ports(s, t);
-                    cache[t] = c == null ? NONE : c;
-                }
-                if (c.length == 0) {
+                int k = sets.setOf[t];
+                if (k < 0) {
                     continue;
                 }
-                port = c.length == 1 ? c[0] : selector.select(s, lid, c, load);
-                if (g.isCaLid(lid)) {
+                int[] c = sets.sets[k];
+                if (c.length == 1) {
+                    port = c[0];
+                } else if (leastUsed) {
+                    port = leastUsed(c, load, cursor, floor, k, counts);
+                } else {
+                    port = selector.select(s, lid, c, load);
+                }
+                if (counts) {
                     load[port]++;
                 }
             }
             lft[lid] = (byte) port;
         }
         return lft;
+    }
+
+    /**
+     * The lowest-numbered least-loaded port of set {@code k}, in amortized constant time. Loads only grow, so for
+     * each set a floor (at most the set's least load) and a cursor are kept: every port before the cursor is
+     * loaded above the floor, and the first port from the cursor on whose load equals the floor is the answer; when
+     * none is left the floor is raised to the least load and the cursor starts again.
+     */
+    private static int leastUsed(int[] c, int[] load, int[] cursor, int[] floor, int k, boolean counts) {
+        while (true) {
+            int i = cursor[k];
+            while (i < c.length && load[c[i]] != floor[k]) {
+                i++;
+            }
+            if (i < c.length) {
+                cursor[k] = counts ? i + 1 : i;
+                return c[i];
+            }
+            int min = Integer.MAX_VALUE;
+            for (int p : c) {
+                min = Math.min(min, load[p]);
+            }
+            floor[k] = min;
+            cursor[k] = 0;
+        }
+    }
+
+    /** The distinct candidate sets of one switch, and which one leads to each switch t (-1: none). */
+    record Sets(int[][] sets, int[] setOf) {
+    }
+
+    /** For every switch t, the ports of {@code s} that lead towards it; equal sets are counted once. */
+    static Sets candidateSets(SwitchGraph g, int s, PortTest test) {
+        int n = g.switches();
+        int np = g.numPorts(s);
+        int[] linked = new int[np];
+        int k = 0;
+        for (int p = 1; p <= np; p++) {
+            if (g.neighbour(s, p) >= 0) {
+                linked[k++] = p;
+            }
+        }
+        int words = (np >> 6) + 1;
+        long[] mask = new long[words];
+        java.util.Map<MaskKey, Integer> index = new java.util.HashMap<>();
+        java.util.List<int[]> sets = new java.util.ArrayList<>();
+        int[] setOf = new int[n];
+        int[] buf = new int[np];
+        long[] last = null;
+        int lastSet = -1;
+        for (int t = 0; t < n; t++) {
+            if (t == s) {
+                setOf[t] = -1;
+                continue;
+            }
+            java.util.Arrays.fill(mask, 0);
+            int c = 0;
+            for (int i = 0; i < k; i++) {
+                int p = linked[i];
+                if (test.ok(p, t)) {
+                    mask[p >> 6] |= 1L << (p & 63);
+                    buf[c++] = p;
+                }
+            }
+            if (c == 0) {
+                setOf[t] = -1;
+            } else if (last != null && java.util.Arrays.equals(last, mask)) {
+                setOf[t] = lastSet;
+            } else {
+                long[] key = mask.clone();
+                MaskKey mk = new MaskKey(key);
+                Integer at = index.get(mk);
+                if (at == null) {
+                    at = sets.size();
+                    sets.add(java.util.Arrays.copyOf(buf, c));
+                    index.put(mk, at);
+                }
+                setOf[t] = at;
+                last = key;
+                lastSet = at;
+            }
+        }
+        return new Sets(sets.toArray(new int[0][]), setOf);
+    }
+
+    /** A port set as a bit mask, for counting equal sets once. */
+    private record MaskKey(long[] bits) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof MaskKey m && java.util.Arrays.equals(bits, m.bits);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(bits);
+        }
+
+        @Override
+        public String toString() {
+            return java.util.Arrays.toString(bits);
+        }
     }
 
     /** Hop counts between switches: {@code hops[t][s]}, 255 when unreachable. BFS from every switch, in parallel. */
@@ -114,18 +231,5 @@ final class Balancer {
             }
         }
         return d;
-    }
-
-    /** Ports of {@code s} whose neighbour satisfies {@code keep}, ascending. */
-    static int[] ports(SwitchGraph g, int s, java.util.function.IntPredicate keepNeighbour) {
-        int[] out = new int[g.numPorts(s)];
-        int k = 0;
-        for (int p = 1; p <= g.numPorts(s); p++) {
-            int n = g.neighbour(s, p);
-            if (n >= 0 && keepNeighbour.test(n)) {
-                out[k++] = p;
-            }
-        }
-        return java.util.Arrays.copyOf(out, k);
     }
 }

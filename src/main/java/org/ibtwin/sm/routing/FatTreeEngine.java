@@ -101,8 +101,10 @@ public final class FatTreeEngine implements RoutingEngine {
         for (boolean b : leaf) {
             leaves += b ? 1 : 0;
         }
+        int unrouted = paths.unroutedSwitchPairs();
         return new Routed(lfts, (top + 1) + " levels, " + leaves + " leaves, " + count(level, top)
-                + " switches at the top");
+                + " switches at the top" + (unrouted == 0 ? "" : "; " + unrouted + " switch-to-switch routes "
+                + "between top switches left out"));
     }
 
     /** For each LID, its number among the CA LIDs sorted by (leaf, port, LID); -1 for switch LIDs and unused. */

@@ -16,12 +16,18 @@ public final class MinHopEngine implements RoutingEngine {
     @Override
     public Outcome route(SwitchGraph g) {
         byte[][] hops = Balancer.hopMatrix(g);
-        Lfts lfts = Balancer.fill(g, (s, t) -> {
-            int d = hops[t][s] & 0xff;
-            if (d == Balancer.INF) {
-                return new int[0];
+        // hop counts are symmetric: hops[s] is the row of distances from s, read along t
+        Lfts lfts = Balancer.fill(g, s -> {
+            byte[] here = hops[s];
+            byte[][] via = new byte[g.numPorts(s) + 1][];
+            for (int p = 1; p <= g.numPorts(s); p++) {
+                int n = g.neighbour(s, p);
+                via[p] = n < 0 ? null : hops[n];
             }
-            return Balancer.ports(g, s, n -> (hops[t][n] & 0xff) == d - 1);
+            return (p, t) -> {
+                int d = here[t] & 0xff;
+                return d != Balancer.INF && (via[p][t] & 0xff) == d - 1;
+            };
         }, Balancer.LEAST_USED);
         int unreachable = 0;
         for (int t = 0; t < g.switches(); t++) {

@@ -10,8 +10,9 @@ import java.util.Map;
  * updn: up*&#47;down* routing, free of credit loops on any topology ({@link UpDownPaths}). The roots come from a list
  * of switch GUIDs (OpenSM's root_guid_file) or are found: the switches closest to the farthest leaf (least
  * eccentricity over the switches that have CAs), which on a fat tree is its top level and on a mesh its centre.
- * Ranks are hops from the nearest root. It declines when no switch of the list is in the fabric and none can be
- * found, or when two connected switches have no legal path between them.
+ * Ranks are hops from the nearest root. When the roots it found leave a switch with CAs without a legal path to
+ * some switch (roots that have CAs themselves, on a mesh), it keeps one of them: a single root routes everything.
+ * It declines when no root can be found, or when the roots of the list leave a switch with CAs without a path.
  */
 public final class UpDownEngine implements RoutingEngine {
     public static final String NAME = "updn";
@@ -68,10 +69,28 @@ public final class UpDownEngine implements RoutingEngine {
         int[] rank = UpDownPaths.distanceFrom(g, roots);
         UpDownPaths paths = new UpDownPaths(g, rank);
         String bad = paths.unroutable();
+        if (bad != null && given == 0 && count(roots) > 1) {
+            // found roots that leave a CA switch without a legal path (roots that are leaves themselves, say): one
+            // root always routes everything, up the BFS tree to it and down again
+            int one = -1;
+            for (int sw = 0; sw < roots.length; sw++) {
+                if (roots[sw] && (one < 0 || Long.compareUnsigned(g.guid(sw), g.guid(one)) < 0)) {
+                    one = sw;
+                }
+            }
+            java.util.Arrays.fill(roots, false);
+            roots[one] = true;
+            how += "; no up*/down* path " + bad + " with them all, so one root: " + g.name(one);
+            rank = UpDownPaths.distanceFrom(g, roots);
+            paths = new UpDownPaths(g, rank);
+            bad = paths.unroutable();
+        }
         if (bad != null) {
             return new Declined("no up*/down* path " + bad + " with " + how);
         }
-        return new Routed(Balancer.fill(g, paths::candidates, Balancer.LEAST_USED), how);
+        int unrouted = paths.unroutedSwitchPairs();
+        return new Routed(Balancer.fill(g, paths::candidates, Balancer.LEAST_USED), how + (unrouted == 0 ? ""
+                : "; " + unrouted + " switch-to-switch routes between roots left out (no up*/down* path)"));
     }
 
     /** Marks the switches of least eccentricity over the leaves; returns how many. */
@@ -107,6 +126,14 @@ public final class UpDownEngine implements RoutingEngine {
             }
         }
         return count;
+    }
+
+    private static int count(boolean[] set) {
+        int c = 0;
+        for (boolean b : set) {
+            c += b ? 1 : 0;
+        }
+        return c;
     }
 
     static String names(SwitchGraph g, boolean[] set) {

@@ -20,7 +20,9 @@ final class UpDownPaths {
 
     private final SwitchGraph g;
     private final int[] rank;
+    /** {@code down[s][t]}: hops from s down to t using down moves only; INF when it cannot. */
     private final byte[][] down;
+    /** {@code any[s][t]}: hops of s's legal route to t; INF when none. */
     private final byte[][] any;
     private final int[] component;
 
@@ -38,8 +40,8 @@ final class UpDownPaths {
         for (int i = 0; i < n; i++) {
             order[i] = boxed[i];
         }
-        this.down = new byte[n][];
-        this.any = new byte[n][];
+        this.down = new byte[n][n];
+        this.any = new byte[n][n];
         IntStream.range(0, n).parallel().forEach(t -> distances(t, order));
         this.component = components(g);
     }
@@ -88,33 +90,73 @@ final class UpDownPaths {
             }
             an[s] = (byte) (best >= INF - 1 ? INF : best + 1);
         }
-        down[t] = dn;
-        any[t] = an;
+        for (int s = 0; s < n; s++) {
+            down[s][t] = dn[s];
+            any[s][t] = an[s];
+        }
     }
 
-    /** The ports of {@code s} that continue a legal shortest path to {@code t}. */
-    int[] candidates(int s, int t) {
-        int d = down[t][s] & 0xff;
-        if (d != INF) {
-            return Balancer.ports(g, s, n -> isAbove(s, n) && (down[t][n] & 0xff) == d - 1);
+    /**
+     * For switch {@code s}: whether port p continues a legal route to t. From a switch that reaches t by down moves,
+     * a down port one hop closer down; from any other, an up port one hop closer along the legal route.
+     */
+    Balancer.PortTest candidates(int s) {
+        int np = g.numPorts(s);
+        boolean[] up = new boolean[np + 1];
+        byte[][] downVia = new byte[np + 1][];
+        byte[][] anyVia = new byte[np + 1][];
+        for (int p = 1; p <= np; p++) {
+            int n = g.neighbour(s, p);
+            if (n >= 0) {
+                up[p] = isAbove(n, s);
+                downVia[p] = down[n];
+                anyVia[p] = any[n];
+            }
         }
-        int a = any[t][s] & 0xff;
-        if (a == INF) {
-            return new int[0];
-        }
-        return Balancer.ports(g, s, n -> isAbove(n, s) && (any[t][n] & 0xff) == a - 1);
+        byte[] ds = down[s];
+        byte[] as = any[s];
+        return (p, t) -> {
+            int d = ds[t] & 0xff;
+            if (d != INF) {
+                return !up[p] && (downVia[p][t] & 0xff) == d - 1;
+            }
+            int a = as[t] & 0xff;
+            return a != INF && up[p] && (anyVia[p][t] & 0xff) == a - 1;
+        };
     }
 
-    /** The first pair of connected switches with no legal path between them, as "from X to Y", or null. */
+    /**
+     * The first pair of connected switches, the first a leaf (it has CAs), with no legal path between them, as
+     * "from X to Y", or null. Between two switches that are not leaves there may be none (two roots: neither can go
+     * up, and down from one never leads up to the other); only management traffic between switches would take
+     * such a route, and OpenSM leaves it unrouted too unless told to connect the roots.
+     */
     String unroutable() {
-        for (int t = 0; t < g.switches(); t++) {
-            for (int s = 0; s < g.switches(); s++) {
-                if (component[s] == component[t] && (any[t][s] & 0xff) == INF) {
+        boolean[] leaf = leaves(g);
+        for (int s = 0; s < g.switches(); s++) {
+            if (!leaf[s]) {
+                continue;
+            }
+            for (int t = 0; t < g.switches(); t++) {
+                if (component[s] == component[t] && (any[s][t] & 0xff) == INF) {
                     return "from " + g.name(s) + " to " + g.name(t);
                 }
             }
         }
         return null;
+    }
+
+    /** Ordered pairs of connected switches with no legal path between them (switch-to-switch routes left out). */
+    int unroutedSwitchPairs() {
+        int c = 0;
+        for (int s = 0; s < g.switches(); s++) {
+            for (int t = 0; t < g.switches(); t++) {
+                if (s != t && component[s] == component[t] && (any[s][t] & 0xff) == INF) {
+                    c++;
+                }
+            }
+        }
+        return c;
     }
 
     /** Connected components of the switch graph: a number per switch. */
