@@ -75,7 +75,11 @@ final class Discovery {
     private final SmpPipe pipe;
     private final List<Found> nodes = new ArrayList<>();
     private final Map<Long, Found> byGuid = new HashMap<>();
-    private final Map<Long, List<String>> duplicateSightings = new LinkedHashMap<>();
+    private final Map<Long, List<Sighting>> duplicateSightings = new LinkedHashMap<>();
+
+    /** A second node with a known GUID: where it was, and why it cannot be the first. */
+    private record Sighting(byte[] path, Found from, int fromPort, String why) {
+    }
     private final List<String> failures = new ArrayList<>();
     private long failed;
     private int smPortNumber = -1;
@@ -184,21 +188,23 @@ final class Discovery {
     }
 
     private void duplicate(Found first, byte[] path, Found from, int fromPort, String why) {
-        List<String> seen = duplicateSightings.computeIfAbsent(first.guid, g -> {
-            List<String> l = new ArrayList<>();
-            l.add("\"" + first.description + "\" at DR path " + Smp.pathString(first.path));
-            return l;
-        });
-        seen.add("DR path " + Smp.pathString(path) + (from == null ? "" : " (port " + fromPort + " of \""
-                + from.description + "\")") + ": " + why);
+        duplicateSightings.computeIfAbsent(first.guid, g -> new ArrayList<>()).add(new Sighting(path, from, fromPort,
+                why));
     }
 
+    /** One line per duplicated GUID, written once discovery is over (descriptions known by then). */
     private List<String> duplicateReports() {
         List<String> out = new ArrayList<>();
-        for (Map.Entry<Long, List<String>> e : duplicateSightings.entrySet()) {
-            List<String> s = e.getValue();
-            out.add(String.format("duplicate GUID 0x%016x: %d nodes answer with it; kept the first, %s; left out %s",
-                    e.getKey(), s.size(), s.get(0), String.join("; ", s.subList(1, s.size()))));
+        for (Map.Entry<Long, List<Sighting>> e : duplicateSightings.entrySet()) {
+            Found first = byGuid.get(e.getKey());
+            List<String> others = new ArrayList<>();
+            for (Sighting s : e.getValue()) {
+                others.add("DR path " + Smp.pathString(s.path) + (s.from == null ? "" : " (port " + s.fromPort
+                        + " of \"" + s.from.description + "\")") + ": " + s.why);
+            }
+            out.add(String.format("duplicate GUID 0x%016x: %d nodes answer with it; kept the first, \"%s\" at DR "
+                    + "path %s; left out %s", e.getKey(), others.size() + 1, first.description,
+                    Smp.pathString(first.path), String.join("; ", others)));
         }
         return out;
     }

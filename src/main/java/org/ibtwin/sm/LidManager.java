@@ -14,7 +14,7 @@ import org.ibtwin.format.Guid2LidFile.Range;
 
 /**
  * The LID manager: gives every end port (CA and router ports, switch port 0s) a LID range of 2^LMC LIDs, aligned
- * to its size (a base switch port 0 always takes LMC 0), keeping what it can:
+ * to its size (a switch's port 0 takes one LID, as OpenSM gives it unless lmc_esp0 is set), keeping what it can:
  * <ol>
  * <li>the range the guid2lid database remembers for the port's GUID, when it is aligned and free;</li>
  * <li>the ranges it remembers for ports not in the subnet now stay reserved, so a port that comes back later gets
@@ -95,7 +95,7 @@ final class LidManager {
         for (int g : ends) {
             int n = t.portNode(g);
             boolean sw = t.isSwitch(n);
-            int l = sw && !t.enhancedPort0(t.switchIndex(n)) ? 0 : lmc;
+            int l = sw ? 0 : lmc;
             lmcOf[g] = (byte) l;
             needed += 1 << l;
             switchPorts += sw ? 1 : 0;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
+import org.ibtwin.model.PhysState;
 import org.ibtwin.model.Port;
 import org.ibtwin.model.PortState;
 import org.ibtwin.sim.Attachment;
@@ -47,10 +48,10 @@ final class TwinFabric implements AutoCloseable {
     List<String> notActive() {
         List<String> out = new ArrayList<>();
         for (var l : fabric.links()) {
+            if (twin.physState(l.a().node().name(), l.a().number()) != PhysState.LINK_UP) {
+                continue;
+            }
             for (Port p : new Port[] {l.a(), l.b()}) {
-                if (!l.isUp()) {
-                    continue;
-                }
                 PortState s = twin.portState(p.node().name(), p.number());
                 if (s != PortState.ACTIVE) {
                     out.add(p.node().name() + "/" + p.number() + " " + s);
