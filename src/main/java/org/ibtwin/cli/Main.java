@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ibtwin", mixinStandardHelpOptions = true, version = "ibtwin 0.1.0",
         description = "An InfiniBand fabric in software.",
         subcommands = {TopoCommand.class, GenCommand.class, SimCommand.class, BenchCommand.class, SmpqueryCommand.class,
+            UpCommand.class, SmCommand.class,
             PerfqueryCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for usage and input errors. */

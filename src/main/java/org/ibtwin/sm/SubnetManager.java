@@ -42,6 +42,7 @@ public final class SubnetManager {
     private SwitchGraph graph;
     private Lfts lfts;
     private int sweeps;
+    private final AtomicBoolean sweepRequested = new AtomicBoolean();
     private long lastProgress;
     private String phase = "";
 
@@ -77,6 +78,7 @@ public final class SubnetManager {
         long failed0 = pipe.failed();
         List<String> problems = new ArrayList<>();
         sweeps++;
+        lastProgress = t0;
 
         phase = "discovery";
         Discovery.Result d = new Discovery(pipe).run();
@@ -161,7 +163,9 @@ public final class SubnetManager {
         long failed = pipe.failed() - failed0;
         List<String> degraded = new ArrayList<>();
         for (Topology.DegradedLink dl : t.degradedLinks()) {
-            degraded.add(t.portName(dl.portA()) + " <-> " + t.portName(dl.portB()) + " " + dl.active() + " (could be "
+            String a = t.portName(dl.portA());
+            String b = t.portName(dl.portB());
+            degraded.add((a.compareTo(b) <= 0 ? a + " <-> " + b : b + " <-> " + a) + " " + dl.active() + " (could be "
                     + dl.capable() + ")");
         }
         Duration total = Duration.ofNanos(t5 - t0);
@@ -210,29 +214,58 @@ public final class SubnetManager {
 
     /**
      * Sweeps until {@code stop} is set: a heavy sweep, then every sweep interval a light one, and a heavy one when
-     * the light one finds a change. With a zero interval, one heavy sweep.
+     * the light one finds a change or {@link #requestSweep} asked for one. With a zero interval, one heavy sweep
+     * and then only the heavy sweeps asked for. A sweep that fails (the SM's port stops answering) is logged and the
+     * next one tried.
      */
     public void run(AtomicBoolean stop) {
-        sweep();
+        safeSweep();
         Duration every = config.sweepInterval();
-        if (every.isZero()) {
-            return;
-        }
         while (!stop.get()) {
             try {
-                long deadline = System.nanoTime() + every.toNanos();
-                while (!stop.get() && System.nanoTime() < deadline) {
-                    Thread.sleep(Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                long deadline = every.isZero() ? Long.MAX_VALUE : System.nanoTime() + every.toNanos();
+                while (!stop.get() && !sweepRequested.get() && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
-            if (!stop.get() && needsHeavySweep()) {
-                log.info("Light sweep: the subnet changed; heavy sweep");
-                sweep();
+            if (stop.get()) {
+                return;
+            }
+            if (sweepRequested.getAndSet(false)) {
+                log.info("Heavy sweep requested");
+                safeSweep();
+            } else {
+                try {
+                    if (needsHeavySweep()) {
+                        log.info("Light sweep: the subnet changed; heavy sweep");
+                        safeSweep();
+                    }
+                } catch (RuntimeException e) {
+                    log.warn("light sweep failed: " + e.getMessage());
+                }
             }
         }
+    }
+
+    private void safeSweep() {
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            log.warn("sweep " + sweeps + " failed: " + e.getMessage());
+        }
+    }
+
+    /** Asks {@link #run} for a heavy sweep as soon as it can (from any thread). */
+    public void requestSweep() {
+        sweepRequested.set(true);
+    }
+
+    /** Discovery alone: the subnet as the SM's port sees it, nothing set. */
+    public Topology discover() {
+        return new Discovery(pipe).run().topology();
     }
 
     /** The topology of the last heavy sweep (null before the first). */

@@ -67,7 +67,7 @@ class SubnetManagerTest {
             assertThat(r.nodes()).isEqualTo(65);
             assertThat(r.links()).isEqualTo(120);
             assertThat(r.lidsKept()).isEqualTo(65);
-            assertThat(r.degradedLinks()).containsExactly("spine01/17 <-> leaf02/33 4xDDR (could be 4xHDR)");
+            assertThat(r.degradedLinks()).containsExactly("leaf02/33 <-> spine01/17 4xDDR (could be 4xHDR)");
             for (Node n : fabric.nodes()) {
                 assertThat(f.twin.lid(n.name(), n.isSwitch() ? 0 : 1)).isEqualTo(before.get(n.name()));
             }
