@@ -212,7 +212,8 @@ public final class UpCommand implements Callable<Integer> {
         sweeper.setDaemon(true);
         try (IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
             server.start(InetAddress.getLoopbackAddress(), port);
-            out.printf("ibsim endpoint on %s (UDP %d..%d); the SM sweeps every %d s%n", server.address(),
+            out.printf("ibsim endpoint on %s (UDP %d..%d); the SM sweeps every %d s%n",
+                    server.address().getAddress().getHostAddress(),
                     server.port(), server.port() + 10, sweepSeconds);
             out.println("Network simulator ready.");
             out.flush();

@@ -98,6 +98,41 @@ class SmCommandsTest {
     }
 
     @Test
+    void upServesTheIbsimEndpointAndAConsoleUntilQuit() throws Exception {
+        java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
+        java.io.InputStream stdin = System.in;
+        int port = 17800 + java.util.concurrent.ThreadLocalRandom.current().nextInt(80);
+        System.setIn(new java.io.PipedInputStream(keys));
+        try {
+            int[] rc = {-1};
+            Thread up = new Thread(() -> rc[0] = run("up", "-p", Integer.toString(port), "-s", "1"));
+            up.start();
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (!out.toString().contains("Network simulator ready.") && up.isAlive()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(out.toString()).as(err.toString()).contains("ibsim endpoint on 127.0.0.1 (UDP " + port);
+            // a client of the endpoint sees the LIDs the SM gave out, and the SM answers SMInfo
+            try (var client = org.ibtwin.transport.IbsimClient.connect("127.0.0.1", port, "node005 mlx5_0", false)) {
+                var q = new org.ibtwin.diag.MadQuery(client);
+                byte[] ni = q.smpGet(org.ibtwin.mad.PortId.lid(1), org.ibtwin.mad.AttributeIds.NODE_INFO, 0);
+                assertThat(org.ibtwin.mad.SmpAttributes.NODE_INFO.get(ni, 0, "Guid")).isEqualTo(0x0002c90380000000L);
+                byte[] sm = q.smpGet(org.ibtwin.mad.PortId.lid(6), org.ibtwin.mad.AttributeIds.SM_INFO, 0);
+                assertThat(org.ibtwin.mad.SmpAttributes.SM_INFO.get(sm, 0, "SmState")).isEqualTo(3);
+            }
+            keys.write("sweep\nhelp\nquit\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            keys.flush();
+            up.join(20_000);
+            assertThat(up.isAlive()).isFalse();
+            assertThat(rc[0]).isZero();
+            assertThat(out.toString()).contains("sim> heavy sweep requested\nsim> commands: clients, sweep");
+        } finally {
+            System.setIn(stdin);
+        }
+    }
+
+    @Test
     void smOnceBringsUpATwinServedOverTheIbsimProtocol() throws Exception {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
         Twin twin = Twin.of(fabric);
