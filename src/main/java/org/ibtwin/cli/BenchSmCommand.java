@@ -49,10 +49,28 @@ public final class BenchSmCommand implements Callable<Integer> {
     @Option(names = "--maxsmps", defaultValue = "4", description = "SMPs in flight (default: ${DEFAULT-VALUE}).")
     int maxSmps;
 
+    @Option(names = "--warmup", defaultValue = "0",
+            description = "Bring up a 2-level fat tree of this many hosts first, to warm the JIT (default: none).")
+    int warmupHosts;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         FatTreeSpec ftSpec = FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR);
+        if (warmupHosts > 0) {
+            Fabric w = FatTree.build(FatTreeSpec.of(2, 64, Math.min(warmupHosts, 2048)).withSpeed(LinkSpeed.NDR));
+            Twin wt = Twin.of(w);
+            Attachment wa = wt.attach(null, 0);
+            wa.setIsSm(true);
+            try (TwinTransport t = new TwinTransport(wa)) {
+                SubnetManager sm = new SubnetManager(t, SmConfig.defaults().withRouting(engines, null), SmLog.quiet());
+                for (int i = 0; i < 3; i++) {
+                    sm.forgetLfts();
+                    sm.sweep();
+                }
+            }
+            out.printf(Locale.ROOT, "warm-up: 3 sweeps of a %,d-host 2-level fat tree%n", Math.min(warmupHosts, 2048));
+        }
         long h0 = usedHeap();
         Fabric fabric = FatTree.build(ftSpec);
         long h1 = usedHeap();
@@ -68,9 +86,15 @@ public final class BenchSmCommand implements Callable<Integer> {
                     + "in flight, routing %s%n", levels, radix, hosts, fabric.switches().size(), fabric.links().size(),
                     fabric.cas().get(0).name(), maxSmps, String.join(",", sm.routingChain()));
             out.flush();
+            long cpu0 = cpuNanos();
             SweepReport first = sm.sweep();
+            long cpu1 = cpuNanos();
             long h3 = usedHeap();
             print(out, "first sweep (power-on)", first);
+            if (cpu0 >= 0) {
+                out.printf(Locale.ROOT, "  process CPU time in the first sweep: %.3f s (the wall time above is what "
+                        + "the machine's load left of it)%n", (cpu1 - cpu0) / 1e9);
+            }
             long lftSets = sm.setsSent(AttributeIds.LINEAR_FWD_TABLE);
             SweepReport second = sm.sweep();
             print(out, "second sweep (no change)", second);
@@ -91,6 +115,15 @@ public final class BenchSmCommand implements Callable<Integer> {
                         + "ports %.3f s (%,d armed, %,d activated)%n", s(r.discovery()), s(r.lids()), s(r.routing()),
                 r.engine(), s(r.lfts()), r.lftBlocksWritten(), s(r.activation()), r.portsArmed(), r.portsActivated());
         out.flush();
+    }
+
+    /** The JVM's CPU time so far, -1 when the platform does not say. */
+    private static long cpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 
     private static double s(Duration d) {

@@ -36,24 +36,32 @@ final class Smp {
     private Smp() {
     }
 
+    /** Every directed-route request starts as a copy of this: versions, class, permissive DrSLID and DrDLID. */
+    private static final byte[] TEMPLATE = new byte[MadHeaders.MAD_SIZE];
+
+    static {
+        DR.set(TEMPLATE, 0, BASE_VERSION, 1);
+        DR.set(TEMPLATE, 0, CLASS, MgmtClasses.SUBN_DIRECTED);
+        DR.set(TEMPLATE, 0, CLASS_VERSION, 1);
+        DR.set(TEMPLATE, 0, DR_SLID, PERMISSIVE);
+        DR.set(TEMPLATE, 0, DR_DLID, PERMISSIVE);
+    }
+
     /** A directed-route request along {@code path}; {@code data} (up to 64 bytes) is copied in when not null. */
     static byte[] request(long tid, int method, int attr, long modifier, byte[] path, byte[] data, long mkey) {
         if (path.length > MAX_HOPS) {
             throw new IllegalArgumentException("directed route of " + path.length + " hops (at most " + MAX_HOPS
                     + ")");
         }
-        byte[] m = new byte[MadHeaders.MAD_SIZE];
-        DR.set(m, 0, BASE_VERSION, 1);
-        DR.set(m, 0, CLASS, MgmtClasses.SUBN_DIRECTED);
-        DR.set(m, 0, CLASS_VERSION, 1);
-        DR.set(m, 0, METHOD, method);
-        DR.set(m, 0, HOP_CNT, path.length);
-        DR.set(m, 0, TID, tid);
-        DR.set(m, 0, ATTR, attr);
-        DR.set(m, 0, MOD, modifier & 0xffffffffL);
-        DR.set(m, 0, MKEY, mkey);
-        DR.set(m, 0, DR_SLID, PERMISSIVE);
-        DR.set(m, 0, DR_DLID, PERMISSIVE);
+        byte[] m = TEMPLATE.clone();
+        METHOD.set(m, 0, method);
+        HOP_CNT.set(m, 0, path.length);
+        TID.set(m, 0, tid);
+        ATTR.set(m, 0, attr);
+        MOD.set(m, 0, modifier & 0xffffffffL);
+        if (mkey != 0) {
+            MKEY.set(m, 0, mkey);
+        }
         System.arraycopy(path, 0, m, INITIAL_PATH + 1, path.length);
         if (data != null) {
             System.arraycopy(data, 0, m, DATA, Math.min(DATA_SIZE, data.length));

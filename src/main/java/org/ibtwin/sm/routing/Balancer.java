@@ -12,21 +12,24 @@ import java.util.stream.IntStream;
  */
 final class Balancer {
     /**
-     * The egress ports of switch {@code s} that may carry a packet towards each switch {@code t}: for every port
-     * {@code p} of {@code s} with a switch behind it, {@code ok(p, t)} says whether that port starts an allowed
-     * path to {@code t}. Built once per switch; the port sets come out shared between destinations that have the
-     * same set (on a fat tree, a handful per switch).
+     * The egress ports of switch {@code s} that may carry a packet towards each switch {@code t}, asked port by
+     * port: built once per switch; the port sets come out shared between destinations that have the same set (on a
+     * fat tree, a handful per switch).
      */
     @FunctionalInterface
     interface Candidates {
-        /** A test for switch {@code s}: {@code ok(p, t)} for each port p of s that leads to a switch. */
+        /** The test for switch {@code s}. */
         PortTest forSwitch(int s);
     }
 
-    /** Whether port {@code p} (of the switch it was made for) leads towards {@code t}. */
+    /** For one switch: which destinations each of its ports leads towards. */
     @FunctionalInterface
     interface PortTest {
-        boolean ok(int p, int t);
+        /**
+         * For port {@code p} (which leads to a switch), sets bit {@code p & 63} of {@code masks[t * words + (p >> 6)]}
+         * for every switch {@code t} the port leads towards. A loop over t: no call per (port, destination).
+         */
+        void mark(int p, long[] masks, int words);
     }
 
     /** Picks one of the candidates for a LID. */
@@ -129,54 +132,64 @@ final class Balancer {
     static Sets candidateSets(SwitchGraph g, int s, PortTest test) {
         int n = g.switches();
         int np = g.numPorts(s);
-        int[] linked = new int[np];
-        int k = 0;
+        int words = (np >> 6) + 1;
+        long[] masks = new long[n * words];
         for (int p = 1; p <= np; p++) {
             if (g.neighbour(s, p) >= 0) {
-                linked[k++] = p;
+                test.mark(p, masks, words);
             }
         }
-        int words = (np >> 6) + 1;
-        long[] mask = new long[words];
+        java.util.Arrays.fill(masks, s * words, s * words + words, 0);
         java.util.Map<MaskKey, Integer> index = new java.util.HashMap<>();
         java.util.List<int[]> sets = new java.util.ArrayList<>();
         int[] setOf = new int[n];
-        int[] buf = new int[np];
-        long[] last = null;
-        int lastSet = -1;
+        int last = -1;
         for (int t = 0; t < n; t++) {
-            if (t == s) {
+            int from = t * words;
+            boolean empty = true;
+            for (int w = 0; w < words; w++) {
+                empty &= masks[from + w] == 0;
+            }
+            if (empty) {
                 setOf[t] = -1;
                 continue;
             }
-            java.util.Arrays.fill(mask, 0);
-            int c = 0;
-            for (int i = 0; i < k; i++) {
-                int p = linked[i];
-                if (test.ok(p, t)) {
-                    mask[p >> 6] |= 1L << (p & 63);
-                    buf[c++] = p;
-                }
+            if (last >= 0 && java.util.Arrays.equals(masks, from, from + words, masks, last * words,
+                    last * words + words)) {
+                setOf[t] = setOf[last];
+                last = t;
+                continue;
             }
-            if (c == 0) {
-                setOf[t] = -1;
-            } else if (last != null && java.util.Arrays.equals(last, mask)) {
-                setOf[t] = lastSet;
-            } else {
-                long[] key = mask.clone();
-                MaskKey mk = new MaskKey(key);
-                Integer at = index.get(mk);
-                if (at == null) {
-                    at = sets.size();
-                    sets.add(java.util.Arrays.copyOf(buf, c));
-                    index.put(mk, at);
-                }
-                setOf[t] = at;
-                last = key;
-                lastSet = at;
+            long[] key = java.util.Arrays.copyOfRange(masks, from, from + words);
+            MaskKey mk = new MaskKey(key);
+            Integer at = index.get(mk);
+            if (at == null) {
+                at = sets.size();
+                sets.add(ports(key));
+                index.put(mk, at);
             }
+            setOf[t] = at;
+            last = t;
         }
         return new Sets(sets.toArray(new int[0][]), setOf);
+    }
+
+    /** The ports whose bits are set, ascending. */
+    private static int[] ports(long[] bits) {
+        int c = 0;
+        for (long b : bits) {
+            c += Long.bitCount(b);
+        }
+        int[] out = new int[c];
+        int k = 0;
+        for (int w = 0; w < bits.length; w++) {
+            long b = bits[w];
+            while (b != 0) {
+                out[k++] = w * 64 + Long.numberOfTrailingZeros(b);
+                b &= b - 1;
+            }
+        }
+        return out;
     }
 
     /** A port set as a bit mask, for counting equal sets once. */

@@ -19,14 +19,16 @@ public final class MinHopEngine implements RoutingEngine {
         // hop counts are symmetric: hops[s] is the row of distances from s, read along t
         Lfts lfts = Balancer.fill(g, s -> {
             byte[] here = hops[s];
-            byte[][] via = new byte[g.numPorts(s) + 1][];
-            for (int p = 1; p <= g.numPorts(s); p++) {
-                int n = g.neighbour(s, p);
-                via[p] = n < 0 ? null : hops[n];
-            }
-            return (p, t) -> {
-                int d = here[t] & 0xff;
-                return d != Balancer.INF && (via[p][t] & 0xff) == d - 1;
+            return (p, masks, words) -> {
+                byte[] via = hops[g.neighbour(s, p)];
+                long bit = 1L << (p & 63);
+                int w = p >> 6;
+                for (int t = 0; t < via.length; t++) {
+                    int d = here[t] & 0xff;
+                    if (d != Balancer.INF && (via[t] & 0xff) == d - 1) {
+                        masks[t * words + w] |= bit;
+                    }
+                }
             };
         }, Balancer.LEAST_USED);
         int unreachable = 0;

@@ -101,27 +101,28 @@ final class UpDownPaths {
      * a down port one hop closer down; from any other, an up port one hop closer along the legal route.
      */
     Balancer.PortTest candidates(int s) {
-        int np = g.numPorts(s);
-        boolean[] up = new boolean[np + 1];
-        byte[][] downVia = new byte[np + 1][];
-        byte[][] anyVia = new byte[np + 1][];
-        for (int p = 1; p <= np; p++) {
-            int n = g.neighbour(s, p);
-            if (n >= 0) {
-                up[p] = isAbove(n, s);
-                downVia[p] = down[n];
-                anyVia[p] = any[n];
-            }
-        }
         byte[] ds = down[s];
         byte[] as = any[s];
-        return (p, t) -> {
-            int d = ds[t] & 0xff;
-            if (d != INF) {
-                return !up[p] && (downVia[p][t] & 0xff) == d - 1;
+        return (p, masks, words) -> {
+            int n = g.neighbour(s, p);
+            boolean up = isAbove(n, s);
+            byte[] dn = down[n];
+            byte[] an = any[n];
+            long bit = 1L << (p & 63);
+            int w = p >> 6;
+            for (int t = 0; t < ds.length; t++) {
+                int d = ds[t] & 0xff;
+                boolean ok;
+                if (d != INF) {
+                    ok = !up && (dn[t] & 0xff) == d - 1;
+                } else {
+                    int a = as[t] & 0xff;
+                    ok = up && a != INF && (an[t] & 0xff) == a - 1;
+                }
+                if (ok) {
+                    masks[t * words + w] |= bit;
+                }
             }
-            int a = as[t] & 0xff;
-            return a != INF && up[p] && (anyVia[p][t] & 0xff) == a - 1;
         };
     }
 
