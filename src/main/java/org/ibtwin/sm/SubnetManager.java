@@ -42,6 +42,7 @@ public final class SubnetManager {
     private SwitchGraph graph;
     private Lfts lfts;
     private int sweeps;
+    private boolean lastSweepUp;
     private final AtomicBoolean sweepRequested = new AtomicBoolean();
     private long lastProgress;
     private String phase = "";
@@ -156,11 +157,13 @@ public final class SubnetManager {
         this.lids = l;
         this.graph = g;
         this.lfts = rr.lfts();
-        boolean up = wr.failures().isEmpty() && ar.failedSets() == 0;
         smInfo.state(SmInfoAgent.MASTER);
         smInfo.activity();
         long smps = pipe.sent() - smps0;
         long failed = pipe.failed() - failed0;
+        // as OpenSM: a sweep with errors (SMPs lost or refused) does not bring the subnet up; the next one tries again
+        boolean up = failed == 0 && wr.failures().isEmpty();
+        lastSweepUp = up;
         List<String> degraded = new ArrayList<>();
         for (Topology.DegradedLink dl : t.degradedLinks()) {
             String a = t.portName(dl.portA());
@@ -172,8 +175,8 @@ public final class SubnetManager {
         if (up) {
             log.info(String.format(Locale.ROOT, "SUBNET UP (sweep %d: %s, %,d SMPs)", sweeps, ms(t5 - t0), smps));
         } else {
-            log.warn(String.format(Locale.ROOT, "SUBNET NOT UP: sweep %d finished in %s with failed Sets (%,d SMPs, "
-                    + "%,d failed)", sweeps, ms(t5 - t0), smps, failed));
+            log.warn(String.format(Locale.ROOT, "SUBNET NOT UP: sweep %d finished in %s with %,d of %,d SMPs failed; "
+                    + "the next sweep tries again", sweeps, ms(t5 - t0), failed, smps));
         }
         phase = "";
         return new SweepReport(t.nodeCount(), t.switchCount(), t.caCount(), t.linkCount(), degraded, ends, l.kept(),
@@ -185,11 +188,12 @@ public final class SubnetManager {
 
     /**
      * A light sweep: SwitchInfo of every switch of the last heavy sweep. True when one reports a port state change
-     * or does not answer (the subnet changed, a heavy sweep is due); also true before the first heavy sweep.
+     * or does not answer (the subnet changed, a heavy sweep is due); also true before the first heavy sweep and
+     * after one that did not bring the subnet up.
      */
     public boolean needsHeavySweep() {
         Topology t = topology;
-        if (t == null) {
+        if (t == null || !lastSweepUp) {
             return true;
         }
         AtomicBoolean changed = new AtomicBoolean();

@@ -33,7 +33,7 @@ import java.util.List;
  * @param lfts             time writing LFTs
  * @param activation       time writing PortInfo
  * @param total            the whole sweep
- * @param subnetUp         every Set succeeded: the subnet is up as routed
+ * @param subnetUp         no SMP of the sweep failed: the subnet is up as discovered and routed
  * @param problems         warnings, one line each
  */
 public record SweepReport(int nodes, int switches, int cas, int links, List<String> degradedLinks, int endPorts,

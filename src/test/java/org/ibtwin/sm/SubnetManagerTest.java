@@ -91,6 +91,90 @@ class SubnetManagerTest {
         }
     }
 
+    /** Loses every n-th request after all its retries, while {@code lossy}. */
+    static final class LossyTransport implements org.ibtwin.transport.MadTransport {
+        final org.ibtwin.transport.MadTransport delegate;
+        final int every;
+        volatile boolean lossy = true;
+        int count;
+
+        LossyTransport(org.ibtwin.transport.MadTransport delegate, int every) {
+            this.delegate = delegate;
+            this.every = every;
+        }
+
+        @Override
+        public org.ibtwin.transport.LocalPort localPort() {
+            return delegate.localPort();
+        }
+
+        @Override
+        public long nextTid() {
+            return delegate.nextTid();
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<byte[]> request(byte[] mad,
+                org.ibtwin.transport.MadAddress to, java.time.Duration timeout, int retries) {
+            if (lossy && ++count % every == 0) {
+                return java.util.concurrent.CompletableFuture.failedFuture(
+                        new org.ibtwin.transport.MadTimeoutException("lost"));
+            }
+            return delegate.request(mad, to, timeout, retries);
+        }
+
+        @Override
+        public void send(byte[] mad, org.ibtwin.transport.MadAddress to) {
+            delegate.send(mad, to);
+        }
+
+        @Override
+        public void onUnsolicited(java.util.function.Consumer<org.ibtwin.transport.ReceivedMad> handler) {
+            delegate.onUnsolicited(handler);
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+
+    @Test
+    void lostSmpsAreReportedAndTheNextSweepFinishesTheJob() {
+        try (TwinFabric f = new TwinFabric(FatTree.build(FatTreeSpec.of(2, 16, 64)))) {
+            LossyTransport lossy = new LossyTransport(f.transport, 37);
+            Lines log = new Lines();
+            SubnetManager sm = new SubnetManager(lossy, SmConfig.defaults().withMaxSmps(8), log);
+            SweepReport first = sm.sweep();
+            assertThat(first.failedSmps()).isPositive();
+            assertThat(first.subnetUp()).isFalse();
+            assertThat(log.warn).anyMatch(l -> l.matches("discovery: \\d+ SMPs failed; first: .*timeout.*"));
+            assertThat(log.warn).anyMatch(l -> l.startsWith("SUBNET NOT UP: sweep 1 finished in "));
+            lossy.lossy = false;
+            SweepReport second = sm.sweep();
+            assertUp(f, second);
+        }
+    }
+
+    @Test
+    void twoHostsBackToBackAndASingleSwitchComeUp() {
+        try (TwinFabric f = new TwinFabric(org.ibtwin.gen.Shapes.backToBack(org.ibtwin.model.LinkSpeed.HDR))) {
+            SubnetManager sm = f.sm(SmConfig.defaults().withRouting("ftree,updn", null));
+            SweepReport r = sm.sweep();
+            assertUp(f, r);
+            assertThat(r.switches()).isZero();
+            assertThat(r.engine()).isEqualTo("updn");
+            assertThat(r.declined()).containsExactly("ftree: no switches: not a fat tree");
+            assertThat(sm.needsHeavySweep()).isFalse();
+        }
+        try (TwinFabric f = new TwinFabric(org.ibtwin.gen.Shapes.singleSwitch(12, 36,
+                org.ibtwin.model.LinkSpeed.EDR))) {
+            SweepReport r = f.sm(SmConfig.defaults().withRouting("ftree", null).withCheckRoutes(true)).sweep();
+            assertUp(f, r);
+            assertThat(r.engine()).isEqualTo("ftree");
+        }
+    }
+
     @Test
     void anSmAtASwitchPort0BringsTheSubnetUpWithTheSwitchLidAsSmLid() {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));

@@ -1,7 +1,6 @@
 package org.ibtwin.sm.routing;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -111,7 +110,6 @@ public final class RoutingCheck {
             int sp = 0;
             stack[sp++] = start;
             color[start] = 1;
-            Arrays.fill(next, 0, 0, 0);
             next[start] = 0;
             while (sp > 0) {
                 int v = stack[sp - 1];
