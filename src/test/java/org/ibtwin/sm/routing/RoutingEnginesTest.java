@@ -124,6 +124,40 @@ class RoutingEnginesTest {
         }
     }
 
+    /** The most flows any switch-to-switch channel carries in the shift permutation i -> i + k, over every k. */
+    private static int worstShiftContention(SwitchGraph g, Lfts l) {
+        List<Integer> lids = new java.util.ArrayList<>();
+        for (int lid = 1; lid <= g.top(); lid++) {
+            if (g.isCaLid(lid)) {
+                lids.add(lid);
+            }
+        }
+        int n = lids.size();
+        int worst = 0;
+        for (int k = 1; k < n; k++) {
+            java.util.Map<Long, Integer> load = new java.util.HashMap<>();
+            for (int i = 0; i < n; i++) {
+                int dst = lids.get((i + k) % n);
+                int s = g.destSwitch(lids.get(i));
+                while (s != g.destSwitch(dst)) {
+                    int p = l.port(s, dst);
+                    worst = Math.max(worst, load.merge(((long) s << 16) | p, 1, Integer::sum));
+                    s = g.neighbour(s, p);
+                }
+            }
+        }
+        return worst;
+    }
+
+    @Test
+    void ftreeRunsShiftAllToAllWithoutContentionOnFullFatTrees() {
+        for (FatTreeSpec spec : List.of(FatTreeSpec.of(2, 8, 32), FatTreeSpec.of(3, 8, 128))) {
+            SwitchGraph g = Graphs.of(FatTree.build(spec));
+            assertThat(worstShiftContention(g, routed(new FatTreeEngine(), g).lfts())).as(spec.toString())
+                    .isEqualTo(1);
+        }
+    }
+
     @Test
     void aRingHasCreditLoopsUnderMinhopButNotUnderUpDown() {
         SwitchGraph g = Graphs.Shape.ring(6, 2).graph();
