@@ -246,11 +246,16 @@ class SmIbsimInteropTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             process.destroy();
-            if (!process.waitFor(3, TimeUnit.SECONDS)) {
+            try {
+                if (!process.waitFor(3, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    process.waitFor(3, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 process.destroyForcibly();
-                process.waitFor(3, TimeUnit.SECONDS);
             }
         }
 
