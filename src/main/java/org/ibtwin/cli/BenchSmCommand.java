@@ -92,8 +92,8 @@ public final class BenchSmCommand implements Callable<Integer> {
             long h3 = usedHeap();
             print(out, "first sweep (power-on)", first);
             if (cpu0 >= 0) {
-                out.printf(Locale.ROOT, "  process CPU time in the first sweep: %.3f s (the wall time above is what "
-                        + "the machine's load left of it)%n", (cpu1 - cpu0) / 1e9);
+                out.printf(Locale.ROOT, "  process CPU time in the first sweep: %.3f s (every thread, the JIT "
+                        + "compiler's included)%n", (cpu1 - cpu0) / 1e9);
             }
             long lftSets = sm.setsSent(AttributeIds.LINEAR_FWD_TABLE);
             SweepReport second = sm.sweep();
