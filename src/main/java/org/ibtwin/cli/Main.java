@@ -8,9 +8,13 @@ import picocli.CommandLine.Command;
 /** The ibtwin root command. */
 @Command(name = "ibtwin", mixinStandardHelpOptions = true, version = "ibtwin 0.1.0",
         description = "An InfiniBand fabric in software.",
-        subcommands = {TopoCommand.class, GenCommand.class, SimCommand.class, BenchCommand.class, SmpqueryCommand.class,
-            UpCommand.class, SmCommand.class,
-            PerfqueryCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TopoCommand.class, GenCommand.class, SimCommand.class, UpCommand.class, SmCommand.class,
+            SmpqueryCommand.class,
+            PerfqueryCommand.class, PerftestCommand.WriteBw.class, PerftestCommand.ReadBw.class,
+            PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
+            PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,
+            IpoibCommand.class, PerfCommand.class, BenchCommand.class,
+            CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for usage and input errors. */
     public static final int USAGE = 2;

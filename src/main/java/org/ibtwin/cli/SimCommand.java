@@ -5,10 +5,14 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
+import org.ibtwin.sim.Console;
 import org.ibtwin.sim.IbsimServer;
+import org.ibtwin.sim.TrapTimer;
 import org.ibtwin.sim.Twin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,12 +22,15 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin sim}: the twin in the foreground, its ibsim endpoint on loopback (UDP, as {@code ibsim -r}), and a
- * console on standard input.
+ * {@link Console} on standard input (after {@code --script}, when given). Traps are resent by a {@link TrapTimer}.
  */
 @Command(name = "sim", mixinStandardHelpOptions = true,
         description = "Run the twin with its ibsim endpoint (UDP, loopback) and a console.",
         footer = {"", "Attach real programs with LD_PRELOAD=libumad2sim.so IBSIM_SERVER_NAME=127.0.0.1 "
-                + "IBSIM_SERVER_PORT=<port>."})
+                + "IBSIM_SERVER_PORT=<port>.", "",
+            "Console: ibsim's Link, Unlink, ReLink, Error, PerformanceSet, Route, Dump, Attached, X, Wait, Help, Quit,",
+            "and flap, cable, down, up, reboot, ethernet, infiniband, kill-sm, clients, counters, traps, source",
+            "(Help lists them with their arguments)."})
 public final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -38,6 +45,10 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--no-console", description = "Do not read commands from standard input; run until killed.")
     boolean noConsole;
 
+    @Option(names = "--script", paramLabel = "<file>",
+            description = "Run console commands from a file first (a bad line stops it: file:line: message, exit 2).")
+    Path script;
+
     @Override
     public Integer call() throws Exception {
         if (port < 1 || port > 65524) {
@@ -46,34 +57,29 @@ public final class SimCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Fabric f = FabricFiles.load(fabric);
         Twin twin = Twin.of(f);
-        try (IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
+        TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
+        try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
             server.start(InetAddress.getLoopbackAddress(), port);
             out.printf("ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%n",
                     f.size(), f.switches().size(), f.links().size(), server.address(), server.port(),
                     server.port() + 10);
             out.println("Network simulator ready.");
             out.flush();
+            Console console = new Console(twin, server, out);
+            if (script != null) {
+                try {
+                    if (!console.runScript(script)) {
+                        return 0;
+                    }
+                } catch (Console.ScriptException e) {
+                    throw new IllegalArgumentException(e.getMessage(), e);
+                }
+            }
             if (noConsole) {
                 Thread.currentThread().join();
                 return 0;
             }
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            String line;
-            out.print("sim> ");
-            out.flush();
-            while ((line = in.readLine()) != null) {
-                String cmd = line.strip();
-                if (cmd.equalsIgnoreCase("quit") || cmd.equalsIgnoreCase("exit")) {
-                    break;
-                }
-                if (cmd.equalsIgnoreCase("clients")) {
-                    server.clients().forEach(c -> out.println(c));
-                } else if (!cmd.isEmpty()) {
-                    out.println("unknown command: " + cmd + " (commands: clients, quit)");
-                }
-                out.print("sim> ");
-                out.flush();
-            }
+            console.run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
             return 0;
         }
     }

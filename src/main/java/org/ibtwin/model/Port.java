@@ -135,7 +135,11 @@ public final class Port {
         return LinkWidth.widest(widthSupported & widthEnabled);
     }
 
-    void setActive(LinkWidth width, LinkSpeed speed) {
+    /**
+     * Sets the trained width and speed (null, null: down), as a live fabric trained them; {@link Link#train}
+     * computes them from the model.
+     */
+    public void setActive(LinkWidth width, LinkSpeed speed) {
         this.widthActive = width;
         this.speedActive = speed;
     }

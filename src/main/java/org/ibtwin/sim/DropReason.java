@@ -23,6 +23,8 @@ public enum DropReason {
     /** Nobody at the destination port takes it: an SMInfo, SA or other GMP request to a port without an SM
      * attached, a response nobody there asked for. */
     NO_RECEIVER,
-    /** The sending attachment had detached. */
-    DETACHED
+    /** The sending attachment had detached (or its SM was killed). */
+    DETACHED,
+    /** Lost by chance to a drop rate set by fault injection ({@link Twin#setDropRate}). */
+    INJECTED
 }

@@ -17,6 +17,11 @@ import org.ibtwin.transport.MadAddress;
  * MADs need an Active egress port and an Armed or Active ingress port. Each crossing counts one packet and
  * {@link Twin#WORDS_PER_MAD} words out of one port and into the other. A MAD that cannot leave a port counts a
  * PortXmitDiscard there; one a switch cannot route counts a PortRcvSwitchRelayError on its ingress port.
+ *
+ * <h2>Drop rates</h2>
+ * With fault injection's drop rates set ({@link DropRules}), a MAD may be lost where it enters a port from its link,
+ * and where it reaches a switch's agents (the rates of port 0); it counts nothing, as a packet lost to a bad link
+ * whose errors the PMA is told separately ({@link Twin#setCounter}).
  */
 final class Forwarding {
     // directed-route SMP header bytes
@@ -34,6 +39,8 @@ final class Forwarding {
     private final Twin t;
     /** The switch at the end of the DR segment when a LID-routed segment follows it (DrDLID not permissive). */
     private int drEndSwitch = -1;
+    /** The attribute id of the MAD being moved, for the drop rates of fault injection. */
+    int attr;
 
     Forwarding(Twin t) {
         this.t = t;
@@ -48,6 +55,7 @@ final class Forwarding {
 
     /** A directed-route SMP sent by {@code a}: a request going out, or a client's response coming back. */
     boolean directed(TwinAttachment a, byte[] w, MadAddress to) {
+        attr = u16(w, 16);
         int method = w[3] & 0xff;
         boolean response = Methods.isResponse(method);
         boolean d = (w[STATUS] & 0x80) != 0;
@@ -140,7 +148,6 @@ final class Forwarding {
     /** A directed-route request arrived at port {@code at}: the SMA answers it, or the SM there takes it. */
     private boolean arriveDirected(int at, byte[] w) {
         int method = w[3] & 0xff;
-        int attr = u16(w, 16);
         int endSwitch = drEndSwitch;
         int endLid = endSwitch < 0 ? Twin.PERMISSIVE : t.lid[t.portBase[endSwitch]];
         if (attr == AttributeIds.SM_INFO && (method == Methods.GET || method == Methods.SET)) {
@@ -150,6 +157,9 @@ final class Forwarding {
             }
             t.deliver(sm, w, endSwitch < 0 ? DIRECTED : MadAddress.smp(endLid));
             return true;
+        }
+        if (lostAtAgent(t.portNode[at])) {
+            return false;
         }
         int st = t.sma.handle(t.portNode[at], at, w, method);
         if (st == Sma.DROP) {
@@ -234,6 +244,7 @@ final class Forwarding {
 
     /** A LID-routed MAD sent by {@code a}: an SMP (class 0x01) or a GMP to QP1. */
     boolean lidRouted(TwinAttachment a, byte[] w, MadAddress to, int cls) {
+        attr = u16(w, 16);
         boolean vl15 = cls == MgmtClasses.SUBN_LID;
         int src = a.gp;
         int slid = t.lid[src];
@@ -250,13 +261,18 @@ final class Forwarding {
         int node = t.portNode[at];
         int st;
         if (vl15) {
-            int attr = u16(w, 16);
             if (method == Methods.TRAP
                     || (attr == AttributeIds.SM_INFO && (method == Methods.GET || method == Methods.SET))) {
                 return toSm(at, w, from);
             }
+            if (lostAtAgent(node)) {
+                return false;
+            }
             st = t.sma.handle(node, at, w, method);
         } else if (cls == MgmtClasses.PERF) {
+            if (lostAtAgent(node)) {
+                return false;
+            }
             st = t.pma.handle(node, at, w, method);
         } else {
             return toSm(at, w, from);
@@ -376,6 +392,18 @@ final class Forwarding {
             t.addPc(in, PortCounter.RCV_ERRORS.ordinal(), 1);
             return t.dropPort(DropReason.PORT_NOT_ACTIVE);
         }
+        if (!t.dropRules.isEmpty() && t.dropRules.drops(in, attr)) {
+            return t.dropPort(DropReason.INJECTED);
+        }
         return in;
+    }
+
+    /** A MAD for the agents of a switch meets the drop rates of its port 0 (a CA's met its port's on the way). */
+    private boolean lostAtAgent(int node) {
+        if (!t.dropRules.isEmpty() && t.isSwitch(node) && t.dropRules.drops(t.portBase[node], attr)) {
+            t.drop(DropReason.INJECTED);
+            return true;
+        }
+        return false;
     }
 }

@@ -116,6 +116,7 @@ final class Sma {
             return MadStatus.BAD_VERSION;
         }
         if (method == Methods.TRAP_REPRESS) {
+            t.traps.repressed(node, rx, w);
             return CONSUMED;
         }
         if (method != Methods.GET && method != Methods.SET) {

@@ -2,16 +2,21 @@ package org.ibtwin.sim;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Field;
 import org.ibtwin.mad.Layout;
+import org.ibtwin.mad.Methods;
 import org.ibtwin.mad.MgmtClasses;
 import org.ibtwin.mad.SmpAttributes;
+import org.ibtwin.model.Cable;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Link;
 import org.ibtwin.model.LinkLayer;
@@ -53,6 +58,15 @@ import org.ibtwin.transport.MadAddress;
  * 0x0C (ibsim: 0x08), LID-routed SMPs cross links in Init (ibsim wants Active), a directed route from a CA must
  * leave by the port the client sits at, and DrSLID/DrDLID LID-routed segments are walked (ibsim refuses them).
  * Where the model says nothing (capability masks, P_Key and GUID caps, switch port 0), it answers as ibsim does.
+ *
+ * <h2>Traps and faults</h2>
+ * Switches trap 128 when a link goes down or up by itself, ports trap 144 when their CapabilityMask changes; traps
+ * repeat until repressed ({@link Traps}). Faults, for tests and the {@link Console}: {@link #linkDown},
+ * {@link #linkUp}, {@link #flap}, {@link #unplug}, {@link #replug(String, int, org.ibtwin.model.Cable)},
+ * {@link #link}, {@link #setCounter}, {@link #setDropRate(String, int, int, double)}, {@link #rebootSwitch},
+ * {@link #setLinkLayer}, {@link #kill}, {@link #setCapabilityMask}. Where ibsim and hardware part, the twin follows
+ * hardware: pulling a live cable counts LinkDowned at both ends (ibsim's Unlink counts nothing), and a drop rate
+ * applies to every MAD a port receives, not only those its SMA answers.
  *
  * <h2>Layout</h2>
  * Nodes are numbered in the model's order; every node has {@code numPorts + 1} port slots (slot 0 is a switch's
@@ -126,12 +140,18 @@ public final class Twin {
     final byte[] nodeDesc;          // 64 bytes a node
     private final Map<String, Integer> byName = new HashMap<>();
     private final Map<String, Integer> byDescription = new HashMap<>();
+    private final Map<String, Integer> byHost = new HashMap<>();
 
     // ---- ports
     final int portCount;
     final int[] portNode;
     final int[] remote;
-    final Link[] link;
+    /** The cable at each port: of its link, or, once unplugged, of the link it had (what a ReLink puts back). */
+    final Cable[] cable;
+    /** The port a port was linked to before it was unplugged, or -1 (ibsim's previous_remotenode). */
+    final int[] prevRemote;
+    /** A port held down by a fault ({@link #linkDown}): its link does not train until {@link #linkUp}. */
+    final boolean[] held;
     final long[] portGuid;
     final int[] lid;
     final byte[] lmc;
@@ -143,6 +163,8 @@ public final class Twin {
     final short[] speedSup;
     final short[] speedEn;
     final byte[] speedAct;          // LinkSpeed ordinal + 1, 0 when down
+    final byte[] widthEn0;          // the enabled masks at power-up (a rebooted switch comes back with them)
+    final short[] speedEn0;
     final boolean[] ethernet;
     final byte[] mlnxStateChangeEnable;
     final byte[] portInfo;          // 64 bytes a port
@@ -177,6 +199,11 @@ public final class Twin {
     final Sma sma;
     final Pma pma;
     final Forwarding fwd;
+    final Traps traps;
+    /** MAD drop rules set by fault injection; empty: nothing dropped by chance. */
+    final DropRules dropRules = new DropRules();
+    /** The clock traps are resent by (System.nanoTime, or a test's). */
+    LongSupplier clock = System::nanoTime;
 
     private record Queued(TwinAttachment from, byte[] mad, MadAddress to) {
     }
@@ -203,12 +230,19 @@ public final class Twin {
             swIndex[i] = n.isSwitch() ? switches++ : -1;
             byName.putIfAbsent(n.name(), i);
             byDescription.putIfAbsent(n.description(), i);
+            String d = n.description().strip();
+            int sp = d.indexOf(' ');
+            if (sp > 0) {
+                byHost.putIfAbsent(d.substring(0, sp), i);
+            }
         }
         portCount = ports;
         switchCount = switches;
         portNode = new int[ports];
         remote = new int[ports];
-        link = new Link[ports];
+        cable = new Cable[ports];
+        prevRemote = new int[ports];
+        held = new boolean[ports];
         portGuid = new long[ports];
         lid = new int[ports];
         lmc = new byte[ports];
@@ -220,6 +254,8 @@ public final class Twin {
         speedSup = new short[ports];
         speedEn = new short[ports];
         speedAct = new byte[ports];
+        widthEn0 = new byte[ports];
+        speedEn0 = new short[ports];
         ethernet = new boolean[ports];
         mlnxStateChangeEnable = new byte[ports];
         portInfo = new byte[ports * 64];
@@ -228,6 +264,7 @@ public final class Twin {
         pcx = new long[ports * PCX_SLOTS];
         attached = new TwinAttachment[ports][];
         Arrays.fill(remote, -1);
+        Arrays.fill(prevRemote, -1);
         Arrays.fill(portByLid, -1);
         swNode = new int[switches];
         lft = new byte[switches][];
@@ -247,20 +284,24 @@ public final class Twin {
             int b = portBase[index.get(l.b().node())] + l.b().number();
             remote[a] = b;
             remote[b] = a;
-            link[a] = l;
-            link[b] = l;
+            cable[a] = l.cable();
+            cable[b] = l.cable();
         }
         for (int g = 0; g < ports; g++) {
             if (lid[g] != 0) {
                 mapLid(g, 0, 0, lid[g], lmc[g]);
             }
-            if (g != portBase[portNode[g]] && phys[g] == LINK_UP) {
-                notePortChange(g);   // links came up since the switch was reset
+            int s = swIndex[portNode[g]];
+            if (s >= 0 && g != portBase[portNode[g]] && phys[g] == LINK_UP) {
+                portStateChange[s] = true;   // links came up since the switch was reset
             }
+            widthEn0[g] = widthEn[g];
+            speedEn0[g] = speedEn[g];
         }
         sma = new Sma(this);
         pma = new Pma(this);
         fwd = new Forwarding(this);
+        traps = new Traps(this);
     }
 
     /** The twin of {@code fabric}, in the state the model describes (links trained as the model trained them). */
@@ -274,6 +315,7 @@ public final class Twin {
     private static final Layout NI = SmpAttributes.NODE_INFO;
     private static final Layout PI = SmpAttributes.PORT_INFO;
     private static final Layout SI = SmpAttributes.SWITCH_INFO;
+    static final Field PI_SM_LID = PI.field("SMLid");
 
     private void initNode(int i) {
         Node n = nodes[i];
@@ -295,17 +337,22 @@ public final class Twin {
             int s = swIndex[i];
             swNode[s] = i;
             lft[s] = new byte[0];
-            int so = s * 20;
-            SI.set(switchInfo, so, "LinearFdbCap", LINEAR_FDB_CAP);
-            SI.set(switchInfo, so, "McastFdbCap", MCAST_FDB_CAP);
-            SI.set(switchInfo, so, "PartEnforceCap", SWITCH_PARTITION_ENFORCE_CAP);
-            SI.set(switchInfo, so, "FilterRawInbound", 1);
-            SI.set(switchInfo, so, "FilterRawOutbound", 1);
-            SI.set(switchInfo, so, "EnhancedPort0", n.enhancedPort0() ? 1 : 0);
+            initSwitchInfo(i);
         }
         for (int p = sw ? 0 : 1; p <= n.numPorts(); p++) {
             initPort(i, p, n.port(p));
         }
+    }
+
+    /** SwitchInfo as at power-up (LinearFDBTop and PortStateChange live apart). */
+    private void initSwitchInfo(int i) {
+        int so = swIndex[i] * 20;
+        SI.set(switchInfo, so, "LinearFdbCap", LINEAR_FDB_CAP);
+        SI.set(switchInfo, so, "McastFdbCap", MCAST_FDB_CAP);
+        SI.set(switchInfo, so, "PartEnforceCap", SWITCH_PARTITION_ENFORCE_CAP);
+        SI.set(switchInfo, so, "FilterRawInbound", 1);
+        SI.set(switchInfo, so, "FilterRawOutbound", 1);
+        SI.set(switchInfo, so, "EnhancedPort0", nodes[i].enhancedPort0() ? 1 : 0);
     }
 
     private void initPort(int node, int number, Port p) {
@@ -354,12 +401,21 @@ public final class Twin {
                 pc[g * PC_SLOTS + c.ordinal()] = (int) Math.min(v, c.max());
             }
         }
+        initPortInfo(node, number, p, p.smLid());
+    }
+
+    /** The PortInfo image of a port as at power-up (the runtime fields live apart), with {@code smLid}. */
+    private void initPortInfo(int node, int number, Port p, int smLid) {
+        int g = portBase[node] + number;
+        boolean sw = isSwitch(node);
+        boolean port0 = sw && number == 0;
+        boolean mgmt = !sw || port0;
         int o = g * 64;
         int mtuCap = port0 ? Mtu.MTU1024.code() : p.mtuCap().code();
         int vlCap = p.vlCap();
         if (mgmt) {
             PI.set(portInfo, o, "GidPrefix", 0xfe80000000000000L);
-            PI.set(portInfo, o, "SMLid", p.smLid());
+            PI.set(portInfo, o, "SMLid", smLid);
             PI.set(portInfo, o, "CapMask", p.capMask() != 0 ? p.capMask() : port0 ? SWITCH_CAP_MASK : CA_CAP_MASK);
             PI.set(portInfo, o, "MkeyLeasePeriod", 0xff9);
             PI.set(portInfo, o, "GuidCap", port0 ? 1 : CA_GUID_CAP);
@@ -408,8 +464,9 @@ public final class Twin {
     /**
      * Attaches a client at a port, as a umad client opens its HCA port.
      *
-     * @param nodeName the node's topology id ("S-0002c9…", "Hca1") or, failing that, its node description; null
-     *                 for the default: the first CA (its port 1) or, in a fabric without CAs, the first switch
+     * @param nodeName the node's topology id ("S-0002c9…", "Hca1") or, failing that, its node description or host
+     *                 name (the description's first word); null for the default: the first CA (its port 1) or, in
+     *                 a fabric without CAs, the first switch
      * @param port     the port; 0 for the default: port 0 of a switch, port 1 of a CA or router
      * @throws IllegalArgumentException for an unknown node ("unknown node ...") or a port it does not have
      */
@@ -453,10 +510,33 @@ public final class Twin {
         return 0;
     }
 
+    /** The index of the node named so (topology id, description, host name). */
+    int nodeIndexOf(String name) {
+        lock.lock();
+        try {
+            return nodeIndex(name);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The cable at a port, or the one it had before it was unplugged; null if it never had one. */
+    Cable lastCable(String nodeName, int port) {
+        lock.lock();
+        try {
+            return cable[physicalPort(nodeName, port)];
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private int nodeIndex(String name) {
         Integer i = byName.get(name);
         if (i == null) {
             i = byDescription.get(name);
+        }
+        if (i == null) {
+            i = byHost.get(name);
         }
         if (i == null) {
             throw new IllegalArgumentException("unknown node \"" + name + "\"");
@@ -485,22 +565,27 @@ public final class Twin {
                 return;
             }
             a.detached = true;
-            TwinAttachment[] at = attached[a.gp];
-            int k = 0;
-            TwinAttachment[] rest = new TwinAttachment[at.length - 1];
-            for (TwinAttachment x : at) {
-                if (x != a) {
-                    rest[k++] = x;
-                }
-            }
-            attached[a.gp] = rest.length == 0 ? null : rest;
+            remove(a);
             if (a.isSm) {
                 a.isSm = false;
                 updateIsSm(a.gp);
+                settle();
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    private void remove(TwinAttachment a) {
+        TwinAttachment[] at = attached[a.gp];
+        int k = 0;
+        TwinAttachment[] rest = new TwinAttachment[at.length - 1];
+        for (TwinAttachment x : at) {
+            if (x != a) {
+                rest[k++] = x;
+            }
+        }
+        attached[a.gp] = rest.length == 0 ? null : rest;
     }
 
     void setIsSm(TwinAttachment a, boolean sm) {
@@ -509,6 +594,7 @@ public final class Twin {
             if (!a.detached) {
                 a.isSm = sm;
                 updateIsSm(a.gp);
+                settle();
             }
         } finally {
             lock.unlock();
@@ -524,7 +610,11 @@ public final class Twin {
             }
         }
         long cap = PI.get(portInfo, g * 64, "CapMask");
-        PI.set(portInfo, g * 64, "CapMask", any ? cap | CAP_IS_SM : cap & ~CAP_IS_SM);
+        long now = any ? cap | CAP_IS_SM : cap & ~CAP_IS_SM;
+        if (now != cap) {
+            PI.set(portInfo, g * 64, "CapMask", now);
+            traps.capabilityChanged(g);   // trap 144: IsSM set or cleared
+        }
     }
 
     /** The SM attachment at the port that takes MADs for {@code g} (a switch's port 0), or null. */
@@ -579,10 +669,7 @@ public final class Twin {
             draining = true;
             try {
                 process(a, mad, to);
-                Queued q;
-                while ((q = queue.poll()) != null) {
-                    process(q.from, q.mad, q.to);
-                }
+                drain();
             } finally {
                 draining = false;
             }
@@ -744,8 +831,9 @@ public final class Twin {
     /**
      * Trains the link at {@code g} again, as hardware does after a state change: the widest width and fastest
      * speed both ports support and enable and the cable carries. Both ports come up LinkUp/Init, or go (stay)
-     * Down/Polling; a disabled end stays Disabled. The switches at either end note a port state change unless
-     * {@code quietAt} is the port whose own Set caused it.
+     * Down/Polling; a disabled end stays Disabled, and a port held down by a fault, unplugged or running Ethernet
+     * keeps the link down. The switches at either end note a port state change (and trap) unless {@code quietAt}
+     * is the port whose own Set caused it.
      */
     void train(int g, int quietAt) {
         int r = remote[g];
@@ -753,19 +841,13 @@ public final class Twin {
             linkLost(g, -1, false, quietAt);
             return;
         }
-        Link l = link[g];
-        int widths = widthSup[g] & widthEn[g] & widthSup[r] & widthEn[r] & LinkWidth.upTo(l.cable().maxWidth());
-        int speeds = speedSup[g] & speedEn[g] & speedSup[r] & speedEn[r];
-        int cableSpeeds = 0;
-        for (LinkSpeed s : LinkSpeed.values()) {
-            if (s.compareTo(l.cable().maxSpeed()) <= 0) {
-                cableSpeeds |= 1 << s.ordinal();
-            }
-        }
+        Cable c = cable[g];
+        int widths = widthSup[g] & widthEn[g] & widthSup[r] & widthEn[r] & LinkWidth.upTo(c.maxWidth());
+        int speeds = speedSup[g] & speedEn[g] & speedSup[r] & speedEn[r] & cableSpeeds(c);
         LinkWidth w = LinkWidth.widest(widths);
-        LinkSpeed s = LinkSpeed.highest(speeds & cableSpeeds);
+        LinkSpeed s = LinkSpeed.highest(speeds);
         boolean up = w != null && s != null && !ethernet[g] && !ethernet[r] && phys[g] != DISABLED
-                && phys[r] != DISABLED;
+                && phys[r] != DISABLED && !held[g] && !held[r];
         if (!up) {
             linkLost(g, r, false, quietAt);
             return;
@@ -779,6 +861,17 @@ public final class Twin {
                 notePortChange(p);
             }
         }
+    }
+
+    /** The speeds a cable carries: every one up to its rating. */
+    private static int cableSpeeds(Cable c) {
+        int m = 0;
+        for (LinkSpeed s : LinkSpeed.values()) {
+            if (s.compareTo(c.maxSpeed()) <= 0) {
+                m |= 1 << s.ordinal();
+            }
+        }
+        return m;
     }
 
     /** Both ends of a link go Down; each end polls unless disabled. */
@@ -803,43 +896,46 @@ public final class Twin {
         }
     }
 
+    /**
+     * A port changed state by itself (not by its own Set): a switch sets SwitchInfo PortStateChange and owes its SM
+     * a trap 128; a CA port's change is the neighbouring switch's to report.
+     */
     private void notePortChange(int g) {
-        int s = swIndex[portNode[g]];
+        int n = portNode[g];
+        int s = swIndex[n];
         if (s >= 0) {
             portStateChange[s] = true;
+            traps.linkStateChanged(n);
         }
     }
 
     /**
-     * The cable at a port is pulled, or the port fails: both ends go Down/Polling and count LinkDowned; the
-     * switches note a port state change.
+     * After a fault, a capability change or a batch of MADs: sends the traps they raised (and those whose
+     * timeout passed), then processes whatever the receivers sent back from their sinks. Inside a batch (a sink
+     * calling in) the outer batch does it.
      */
-    public void linkDown(String nodeName, int port) {
-        lock.lock();
+    private void settle() {
+        if (draining) {
+            return;
+        }
+        draining = true;
         try {
-            int g = physicalPort(nodeName, port);
-            linkLost(g, remote[g], true, -1);
+            drain();
         } finally {
-            lock.unlock();
+            draining = false;
         }
     }
 
-    /** The link at a port trains again (a replugged cable, a port re-enabled): both ends LinkUp/Init if it can. */
-    public void linkUp(String nodeName, int port) {
-        lock.lock();
-        try {
-            int g = physicalPort(nodeName, port);
-            if (phys[g] == DISABLED) {
-                phys[g] = POLLING;
+    private void drain() {
+        while (true) {
+            Queued q;
+            while ((q = queue.poll()) != null) {
+                process(q.from, q.mad, q.to);
             }
-            if (remote[g] >= 0 && phys[remote[g]] == DISABLED) {
-                phys[remote[g]] = POLLING;
+            traps.flush();
+            if (queue.isEmpty()) {
+                return;
             }
-            if (phys[g] != LINK_UP) {
-                train(g, -1);
-            }
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -849,6 +945,591 @@ public final class Twin {
             throw new IllegalArgumentException("port 0 of \"" + nodeName + "\" has no link");
         }
         return g;
+    }
+
+    private int linkedPort(String nodeName, int port) {
+        int g = physicalPort(nodeName, port);
+        if (remote[g] < 0) {
+            throw new IllegalArgumentException("port " + port + " of \"" + nodeName + "\" is not linked");
+        }
+        return g;
+    }
+
+    // =====================================================================================================
+    // faults: links and cables
+
+    /**
+     * The port fails, or its cable does: both ends go Down/Polling, count LinkDowned (a link that was up), and the
+     * switches on the link trap 128 to the SM. The port is held down until {@link #linkUp}: no PortInfo Set
+     * brings it back.
+     */
+    public void linkDown(String nodeName, int port) {
+        linkDown(nodeName, port, false);
+    }
+
+    /**
+     * As {@link #linkDown(String, int)}; {@code disable}: this end goes Disabled instead of Polling, as
+     * {@code ibportstate ... disable} leaves it (an SM's PortInfo Set of PortPhysicalState Polling enables it
+     * again, but the fault's hold stays until {@link #linkUp}).
+     */
+    public void linkDown(String nodeName, int port, boolean disable) {
+        lock.lock();
+        try {
+            int g = physicalPort(nodeName, port);
+            held[g] = true;
+            linkLost(g, remote[g], true, -1);
+            if (disable) {
+                phys[g] = DISABLED;
+            }
+            settle();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The link at a port trains again (a fault cleared, a port re-enabled): both ends come up LinkUp/Init if they
+     * can (the switches trap 128), or stay Polling.
+     */
+    public void linkUp(String nodeName, int port) {
+        lock.lock();
+        try {
+            int g = physicalPort(nodeName, port);
+            int r = remote[g];
+            held[g] = false;
+            if (phys[g] == DISABLED) {
+                phys[g] = POLLING;
+            }
+            if (r >= 0) {
+                held[r] = false;
+                if (phys[r] == DISABLED) {
+                    phys[r] = POLLING;
+                }
+            }
+            if (phys[g] != LINK_UP) {
+                train(g, -1);
+            }
+            settle();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The link at a port goes down and comes back {@code times} times, as a marginal cable makes it: LinkDowned
+     * counts each at both ends, and the link ends up trained again (Init: the SM must bring it to Active). The
+     * switches trap 128 (one trap each until the SM represses it).
+     *
+     * @throws IllegalStateException when the link is not up
+     */
+    public void flap(String nodeName, int port, int times) {
+        if (times < 1) {
+            throw new IllegalArgumentException("flap count must be at least 1: " + times);
+        }
+        lock.lock();
+        try {
+            int g = linkedPort(nodeName, port);
+            if (phys[g] != LINK_UP) {
+                throw new IllegalStateException("the link at port " + port + " of \"" + nodeName
+                        + "\" is down: nothing to flap");
+            }
+            for (int i = 0; i < times; i++) {
+                linkLost(g, remote[g], true, -1);
+                train(g, -1);
+            }
+            settle();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The cable at a port is pulled out (ibsim's Unlink): both ends go Down/Polling with no neighbour, count
+     * LinkDowned if the link was up, and the switches trap 128. The twin remembers the pair and the cable for
+     * {@link #replug}.
+     */
+    public void unplug(String nodeName, int port) {
+        lock.lock();
+        try {
+            int g = linkedPort(nodeName, port);
+            unplug(g);
+            settle();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void unplug(int g) {
+        int r = remote[g];
+        linkLost(g, r, true, -1);
+        remote[g] = -1;
+        remote[r] = -1;
+        prevRemote[g] = r;
+        prevRemote[r] = g;
+    }
+
+    /** Unplugs every linked port of a node (ibsim's Unlink of a whole node); returns how many. */
+    public int unplugAll(String nodeName) {
+        lock.lock();
+        try {
+            int n = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
+            int count = 0;
+            for (int p = 1; p <= numPorts[n]; p++) {
+                int g = portBase[n] + p;
+                if (remote[g] >= 0) {
+                    unplug(g);
+                    count++;
+                }
+            }
+            settle();
+            return count;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Plugs back every cable pulled from a node's ports whose other end is still free (ibsim's ReLink of a whole
+     * node); returns how many.
+     */
+    public int replugAll(String nodeName) {
+        lock.lock();
+        try {
+            int n = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
+            int count = 0;
+            for (int p = 1; p <= numPorts[n]; p++) {
+                int g = portBase[n] + p;
+                int r = prevRemote[g];
+                if (remote[g] < 0 && r >= 0 && remote[r] < 0) {
+                    connect(g, r, cable[g]);
+                    count++;
+                }
+            }
+            return count;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Plugs the cable pulled from a port back in (ibsim's ReLink): the link trains again, as it did before. */
+    public LinkStatus replug(String nodeName, int port) {
+        return replug(nodeName, port, null);
+    }
+
+    /**
+     * Plugs a cable back between a port and the port it was linked to, {@code with} in place of the old one (null:
+     * the old one); a port still linked has its cable pulled first (a cable swap). The link trains again: a cable
+     * rated below what both ports could do brings it up degraded; one nothing fits leaves it down.
+     *
+     * @return how it trained
+     */
+    public LinkStatus replug(String nodeName, int port, Cable with) {
+        lock.lock();
+        try {
+            int g = physicalPort(nodeName, port);
+            if (remote[g] >= 0) {
+                if (with == null) {
+                    throw new IllegalArgumentException("port " + port + " of \"" + nodeName + "\" is linked");
+                }
+                unplug(g);
+            }
+            int r = prevRemote[g];
+            if (r < 0) {
+                throw new IllegalArgumentException("port " + port + " of \"" + nodeName
+                        + "\" has no previous link to restore");
+            }
+            if (remote[r] >= 0) {
+                throw new IllegalArgumentException("port " + port + " of \"" + nodeName + "\" was linked to "
+                        + portName(r) + ", which is linked to " + portName(remote[r]) + " now");
+            }
+            connect(g, r, with != null ? with : cable[g]);
+            return status(g);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Cables two free ports together (ibsim's Link); the link trains.
+     *
+     * @param with the cable; null: the cable last seen at the first port, else {@link Cable#UNRATED}
+     */
+    public LinkStatus link(String nodeA, int portA, String nodeB, int portB, Cable with) {
+        lock.lock();
+        try {
+            int a = physicalPort(nodeA, portA);
+            int b = physicalPort(nodeB, portB);
+            if (a == b) {
+                throw new IllegalArgumentException("a port cannot be linked to itself: " + portName(a));
+            }
+            for (int g : new int[] {a, b}) {
+                if (remote[g] >= 0) {
+                    throw new IllegalArgumentException(portName(g) + " is already linked to "
+                            + portName(remote[g]));
+                }
+            }
+            Cable c = with != null ? with : cable[a] != null ? cable[a] : Cable.UNRATED;
+            connect(a, b, c);
+            return status(a);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void connect(int g, int r, Cable c) {
+        remote[g] = r;
+        remote[r] = g;
+        cable[g] = c;
+        cable[r] = c;
+        prevRemote[g] = -1;
+        prevRemote[r] = -1;
+        train(g, -1);
+        settle();
+    }
+
+    /** "S-0002c9…"[3]: a port as ibsim names it. */
+    String portName(int g) {
+        return "\"" + nodes[portNode[g]].name() + "\"[" + portNumber(g) + "]";
+    }
+
+    /** How the link at a port trained, what it could do, its cable and the port at its other end. */
+    public LinkStatus linkStatus(String nodeName, int port) {
+        lock.lock();
+        try {
+            return status(physicalPort(nodeName, port));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private LinkStatus status(int g) {
+        int r = remote[g];
+        LinkWidth capW = null;
+        LinkSpeed capS = null;
+        String rn = null;
+        int rp = 0;
+        if (r >= 0) {
+            capW = LinkWidth.widest(widthSup[g] & widthEn[g] & widthSup[r] & widthEn[r]);
+            capS = LinkSpeed.highest(speedSup[g] & speedEn[g] & speedSup[r] & speedEn[r]);
+            rn = nodes[portNode[r]].name();
+            rp = portNumber(r);
+        }
+        return new LinkStatus(PortCodes.width(widthAct[g]), PortCodes.speed(speedAct[g]), capW, capS,
+                r >= 0 ? cable[g] : null, rn, rp);
+    }
+
+    /**
+     * A port's link layer changes (mlxconfig LINK_TYPE): to Ethernet the link goes down (LinkDowned counted, the
+     * switch traps 128) and stays down, both ends Polling, as an IB switch sees an Ethernet port; back to
+     * InfiniBand it trains again.
+     */
+    public void setLinkLayer(String nodeName, int port, LinkLayer layer) {
+        Objects.requireNonNull(layer, "layer");
+        lock.lock();
+        try {
+            int g = physicalPort(nodeName, port);
+            boolean eth = layer != LinkLayer.INFINIBAND;
+            if (ethernet[g] == eth) {
+                return;
+            }
+            ethernet[g] = eth;
+            if (eth) {
+                linkLost(g, remote[g], true, -1);
+            } else if (phys[g] != LINK_UP) {
+                train(g, -1);
+            }
+            settle();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public LinkLayer linkLayer(String nodeName, int port) {
+        lock.lock();
+        try {
+            return ethernet[physicalPort(nodeName, port)] ? LinkLayer.ETHERNET : LinkLayer.INFINIBAND;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // =====================================================================================================
+    // faults: nodes, SMs, MADs
+
+    /**
+     * A switch reboots (power cycle, firmware reset): everything the SM programmed is lost: LID and SM LID (0),
+     * M_Key, LFT and LinearFDBTop, MFT, P_Keys, SL-to-VL and VL arbitration tables, enabled widths and speeds as
+     * at power-up, PMA counters at 0, pending traps. Its links drop (the neighbours count LinkDowned and their
+     * switches trap 128) and train again (Init); PortStateChange is set. Without a LID and an SM LID the rebooted
+     * switch itself sends no trap: the SM finds it on its next sweep, or by the neighbours' traps.
+     */
+    public void rebootSwitch(String switchName) {
+        lock.lock();
+        try {
+            int s = switchOf(switchName);
+            int n = swNode[s];
+            int base = portBase[n];
+            for (int p = 1; p <= numPorts[n]; p++) {
+                int g = base + p;
+                if (phys[g] == LINK_UP) {
+                    linkLost(g, remote[g], true, -1);
+                }
+            }
+            traps.forget(n);
+            lft[s] = new byte[0];
+            lftTop[s] = 0;
+            mft[s] = null;
+            Arrays.fill(switchInfo, s * 20, s * 20 + 20, (byte) 0);
+            initSwitchInfo(n);
+            portStateChange[s] = true;
+            guids.remove(base);
+            slToVl.keySet().removeIf(k -> (k >>> 16) == base);
+            for (int p = 0; p <= numPorts[n]; p++) {
+                int g = base + p;
+                pkeys[g] = null;
+                vlArb.remove(g);
+                mlnxStateChangeEnable[g] = 0;
+                Arrays.fill(pc, g * PC_SLOTS, (g + 1) * PC_SLOTS, 0);
+                Arrays.fill(pcx, g * PCX_SLOTS, (g + 1) * PCX_SLOTS, 0);
+                Arrays.fill(portInfo, g * 64, g * 64 + 64, (byte) 0);
+                initPortInfo(n, p, nodes[n].port(p), 0);
+                if (p != 0) {
+                    widthEn[g] = widthEn0[g];
+                    speedEn[g] = speedEn0[g];
+                    state[g] = DOWN;
+                    phys[g] = POLLING;
+                }
+            }
+            setLid(base, 0, 0);
+            updateIsSm(base);
+            for (int p = 1; p <= numPorts[n]; p++) {
+                int g = base + p;
+                if (remote[g] >= 0 && phys[g] != LINK_UP) {
+                    train(g, -1);
+                }
+            }
+            settle();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The SM attachments (those that set IsSM), in port order. */
+    public List<Attachment> smAttachments() {
+        lock.lock();
+        try {
+            List<Attachment> out = new ArrayList<>();
+            for (TwinAttachment[] at : attached) {
+                if (at != null) {
+                    for (TwinAttachment a : at) {
+                        if (a.isSm) {
+                            out.add(a);
+                        }
+                    }
+                }
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * An SM process is killed: its attachment goes away without clearing anything, as a dead process leaves the
+     * HCA. The port stays up with its IsSM capability bit still set; SMInfo and SA requests to it are dropped
+     * (nobody answers), and whatever the dead client still sends is dropped.
+     */
+    public void kill(Attachment a) {
+        if (!(a instanceof TwinAttachment ta) || ta.twin != this) {
+            throw new IllegalArgumentException("not an attachment of this twin: " + a);
+        }
+        lock.lock();
+        try {
+            if (!ta.detached) {
+                ta.detached = true;
+                remove(ta);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Kills every SM attachment ({@link #kill}); returns how many. */
+    public int killSms() {
+        List<Attachment> sms = smAttachments();
+        for (Attachment a : sms) {
+            kill(a);
+        }
+        return sms.size();
+    }
+
+    /**
+     * The host changes a port's CapabilityMask (as ib_modify_port does; a PortInfo Set cannot, the field is
+     * read-only to SMPs): the IsSM bit stays as the port's attachments set it. A change sends trap 144 from the
+     * port to its SM.
+     */
+    public void setCapabilityMask(String nodeName, int port, int mask) {
+        lock.lock();
+        try {
+            int node = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
+            int g = globalPort(nodeName, port);
+            if (isSwitch(node) && port != 0) {
+                throw new IllegalArgumentException("a switch's capability mask is its port 0's, not port " + port);
+            }
+            long before = PI.get(portInfo, g * 64, "CapMask");
+            long now = Integer.toUnsignedLong(mask & ~CAP_IS_SM) | (before & CAP_IS_SM);
+            if (now != before) {
+                PI.set(portInfo, g * 64, "CapMask", now);
+                traps.capabilityChanged(g);
+                settle();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The port's CapabilityMask as PortInfo reports it (a switch: its port 0's). */
+    public int capabilityMask(String nodeName, int port) {
+        lock.lock();
+        try {
+            int g = agentPort(globalPort(nodeName, port));
+            return (int) PI.get(portInfo, g * 64, "CapMask");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * MADs arriving at a port are dropped with probability {@code rate} (0..1; 0 clears), by the twin's seeded
+     * random source ({@link #setFaultSeed}): every MAD its link brings in, and at a switch's port 0 every MAD for
+     * the switch's agents. A dropped request is bounced to its sender as undeliverable (status 110 through the ibsim
+     * endpoint, as ibsim's Error does).
+     */
+    public void setDropRate(String nodeName, int port, double rate) {
+        setDropRate(nodeName, port, 0, rate);
+    }
+
+    /** As {@link #setDropRate(String, int, double)}, for MADs of one attribute id only ({@code 0}: any). */
+    public void setDropRate(String nodeName, int port, int attributeId, double rate) {
+        lock.lock();
+        try {
+            dropRules.set(globalPort(nodeName, port), attributeId, rate);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** MADs of one attribute id ({@code 0}: any) are dropped at every port with probability {@code rate}. */
+    public void setDropRate(int attributeId, double rate) {
+        lock.lock();
+        try {
+            dropRules.set(-1, attributeId, rate);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Clears the drop rates of a port (all its attributes). */
+    public void clearDropRates(String nodeName, int port) {
+        lock.lock();
+        try {
+            dropRules.clearPort(globalPort(nodeName, port));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Clears every drop rate. */
+    public void clearDropRates() {
+        lock.lock();
+        try {
+            dropRules.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Restarts the random source of the drop rates: the same seed and the same MADs drop the same ones. */
+    public void setFaultSeed(long seed) {
+        lock.lock();
+        try {
+            dropRules.seed(seed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The drop rules in force, as "port attribute rate" descriptions. */
+    public List<String> dropRates() {
+        lock.lock();
+        try {
+            return dropRules.describe(this);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // =====================================================================================================
+    // traps
+
+    /** A trap the twin sent and the SM has not repressed yet. */
+    public record PendingTrap(String nodeName, int port, int number, long tid, int sends) {
+    }
+
+    /** The traps not yet repressed, oldest first. */
+    public List<PendingTrap> pendingTraps() {
+        lock.lock();
+        try {
+            return traps.list();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends every pending trap again now (same TID); returns how many. */
+    public int resendTraps() {
+        lock.lock();
+        try {
+            int n = traps.markAllDue();
+            settle();
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Sends again the pending traps whose issuing port's SubnetTimeout (4.096 µs × 2^SubnetTimeout) has passed
+     * since they were last sent, as an SMA does until its trap is repressed. The twin checks this itself after
+     * every MAD and fault; a fabric with nothing happening needs a timer to call it ({@link TrapTimer}).
+     */
+    public void resendTrapsDue() {
+        lock.lock();
+        try {
+            settle();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Traps sent so far, resends included. */
+    public long trapsSent() {
+        lock.lock();
+        try {
+            return traps.sent;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The clock trap timeouts are measured by, in nanoseconds ({@link System#nanoTime} unless a test sets one). */
+    public void setClock(LongSupplier nanos) {
+        lock.lock();
+        try {
+            clock = Objects.requireNonNull(nanos, "nanos");
+        } finally {
+            lock.unlock();
+        }
     }
 
     // =====================================================================================================
@@ -1065,13 +1746,15 @@ public final class Twin {
     }
 
     /**
-     * Writes the twin's runtime state back into the model's ports: LIDs, LMC, SM LID, port and physical states,
-     * enabled widths and speeds, neighbour MTU (as the active MTU), P_Keys and the PortCounters counters. (The
-     * trained width and speed stay as the model last trained them: only the model's links set those.)
+     * Writes the twin's runtime state back into the model: its links (a cable unplugged, replugged or swapped, a
+     * Link between other ports), and in its ports LIDs, LMC, SM LID, port and physical states, enabled widths and
+     * speeds, the trained width and speed, link layers, neighbour MTU (as the active MTU), P_Keys and the
+     * PortCounters counters.
      */
     public void syncModel() {
         lock.lock();
         try {
+            syncLinks();
             for (int i = 0; i < nodeCount; i++) {
                 Node n = nodes[i];
                 boolean sw = isSwitch(i);
@@ -1089,6 +1772,8 @@ public final class Twin {
                         mp.setWidths(widthSup[g] & 0xff, widthEn[g] & 0xff);
                         mp.setSpeeds(speedSup[g] & 0xffff, speedEn[g] & 0xffff);
                         mp.setMtuActive(Mtu.ofCode((int) PI.get(portInfo, g * 64, "NeighborMTU")));
+                        mp.setActive(PortCodes.width(widthAct[g]), PortCodes.speed(speedAct[g]));
+                        mp.setLinkLayer(ethernet[g] ? LinkLayer.ETHERNET : LinkLayer.INFINIBAND);
                     }
                     int cap = pkeyCap(g);
                     int len = 0;
@@ -1110,6 +1795,43 @@ public final class Twin {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The model's links made the twin's: pulled, added, re-cabled (the port states are written after). */
+    private void syncLinks() {
+        for (int n = 0; n < nodeCount; n++) {
+            for (int number = 1; number <= numPorts[n]; number++) {
+                syncLink(portBase[n] + number, nodes[n].port(number));
+            }
+        }
+    }
+
+    private void syncLink(int g, Port mp) {
+        Link ml = mp.link();
+        int r = remote[g];
+        if (r < 0) {
+            if (ml != null) {
+                fabric.disconnect(ml);
+            }
+            return;
+        }
+        if (r < g) {
+            return;   // done from its other end
+        }
+        Port mr = nodes[portNode[r]].port(portNumber(r));
+        if (ml != null && ml.other(mp) == mr) {
+            if (!ml.cable().equals(cable[g])) {
+                ml.setCable(cable[g]);
+            }
+            return;
+        }
+        if (ml != null) {
+            fabric.disconnect(ml);
+        }
+        if (mr.link() != null) {
+            fabric.disconnect(mr.link());
+        }
+        fabric.connect(mp, mr, cable[g]);
     }
 
     // ---- attribute bytes for attachments
@@ -1144,6 +1866,25 @@ public final class Twin {
                 k[i] = pkey(g, i);
             }
             return k;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A port's PortCounters attribute as its PMA answers a Get (192 bytes of attribute data). */
+    byte[] portCountersData(int g) {
+        lock.lock();
+        try {
+            byte[] w = new byte[256];
+            w[0] = 1;
+            w[1] = (byte) MgmtClasses.PERF;
+            w[2] = 1;
+            w[3] = (byte) Methods.GET;
+            w[16] = (byte) (AttributeIds.PORT_COUNTERS >> 8);
+            w[17] = (byte) AttributeIds.PORT_COUNTERS;
+            w[64 + 1] = (byte) portNumber(g);
+            pma.handle(portNode[g], g, w, Methods.GET);
+            return Arrays.copyOfRange(w, 64, 256);
         } finally {
             lock.unlock();
         }

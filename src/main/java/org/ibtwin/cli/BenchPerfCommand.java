@@ -1,0 +1,126 @@
+package org.ibtwin.cli;
+
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.LinkSpeed;
+import org.ibtwin.perf.AllToAll;
+import org.ibtwin.perf.Endpoint;
+import org.ibtwin.perf.MinHopRoutes;
+import org.ibtwin.perf.Op;
+import org.ibtwin.perf.PerfParams;
+import org.ibtwin.perf.Spec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec.Target;
+
+/**
+ * {@code ibtwin bench perf}: how long the performance model takes to resolve a shift all-to-all (routes for every
+ * pair and the max-min fair share of the whole fabric) on a 3-level fat tree. The fabric is built once; each round
+ * computes the routes afresh.
+ */
+@Command(name = "perf", mixinStandardHelpOptions = true,
+        description = "Time a shift all-to-all (routes + max-min fair share) on a 3-level fat tree.")
+public final class BenchPerfCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec(Target.SELF)
+    CommandSpec spec;
+
+    @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
+    int hosts;
+
+    @Option(names = "--pairs", defaultValue = "1024", description = "Pairs (default: ${DEFAULT-VALUE}).")
+    int pairs;
+
+    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
+    int radix;
+
+    @Option(names = "--speed", defaultValue = "NDR", description = "Link speed (default: ${DEFAULT-VALUE}).")
+    String speed;
+
+    @Option(names = "--rounds", defaultValue = "5", description = "Measured rounds (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--warmup", defaultValue = "2", description = "Warm-up rounds (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        LinkSpeed s = LinkSpeed.parse(speed);
+        if (s == null) {
+            throw new IllegalArgumentException("--speed: unknown speed '" + speed + "'");
+        }
+        if (rounds < 1 || warmup < 0) {
+            throw new IllegalArgumentException("--rounds must be >= 1 and --warmup >= 0");
+        }
+        err.println("bench perf: building a 3-level fat tree, radix " + radix + ", " + hosts + " hosts ...");
+        err.flush();
+        Fabric f = FatTree.build(FatTreeSpec.of(3, radix, hosts).withSpeed(s));
+        List<Endpoint> ends = f.cas().stream().map(n -> Endpoint.of(n.port(1), false)).toList();
+        List<AllToAll.Pair> pp = AllToAll.shift(ends, pairs, ends.size() / 2);
+        Spec spec64k = Spec.of(Op.WRITE, 65536);
+        long[] setupNs = new long[rounds];
+        long[] solveNs = new long[rounds];
+        AllToAll.Result result = null;
+        for (int r = -warmup; r < rounds; r++) {
+            long t0 = System.nanoTime();
+            MinHopRoutes routes = new MinHopRoutes(f);
+            long t1 = System.nanoTime();
+            result = AllToAll.run(PerfParams.DEFAULT, spec64k, routes, pp);
+            long t2 = System.nanoTime();
+            if (r >= 0) {
+                setupNs[r] = t1 - t0;
+                solveNs[r] = t2 - t1;
+            }
+        }
+        long[] total = new long[rounds];
+        for (int i = 0; i < rounds; i++) {
+            total[i] = setupNs[i] + solveNs[i];
+        }
+        out.printf(Locale.ROOT, "fabric: 3-level fat tree, radix %d, %s: %d hosts, %d switches, %d links%n", radix, s,
+                f.cas().size(), f.switches().size(), f.links().size());
+        int every = ends.size() / pairs;
+        out.printf(Locale.ROOT, "shift all-to-all: %d pairs, every %shost to the one %d further on, RDMA write 64 KiB%n",
+                pairs, every == 1 ? "" : ordinal(every) + " ", ends.size() / 2);
+        out.printf(Locale.ROOT, "resolved: best %s  median %s  (routing setup %s, pair routes + max-min fair share %s;"
+                        + " medians of %d rounds after %d warm-up)%n", ms(min(total)), ms(median(total)),
+                ms(median(setupNs)), ms(median(solveNs)), rounds, warmup);
+        out.printf(Locale.ROOT, "result:   aggregate %.1f Gb/s; per pair min %.2f, mean %.2f, max %.2f Gb/s; %d unrouted%n",
+                result.aggregateGbps(), result.minGbps(), result.meanGbps(), result.maxGbps(), result.unrouted());
+        out.printf(Locale.ROOT, "          pair 1 (%s -> %s): %s%n", pp.get(0).src().name(), pp.get(0).dst().name(),
+                result.pairs().get(0).why().text());
+        out.flush();
+        return 0;
+    }
+
+    private static String ordinal(int n) {
+        String suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : switch (n % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return n + suffix;
+    }
+
+    private static long min(long[] a) {
+        return Arrays.stream(a).min().orElse(0);
+    }
+
+    private static long median(long[] a) {
+        long[] c = a.clone();
+        Arrays.sort(c);
+        return c[c.length / 2];
+    }
+
+    private static String ms(long ns) {
+        return String.format(Locale.ROOT, "%.0f ms", ns / 1e6);
+    }
+}

@@ -1,0 +1,31 @@
+package org.ibtwin.perf;
+
+import org.ibtwin.model.Link;
+import org.ibtwin.model.Node;
+import org.ibtwin.model.NodeType;
+import org.ibtwin.model.Port;
+
+/** How results name hosts, ports and links: "node017", "leaf02/33", "leaf02/33 <-> spine01/17". */
+public final class Names {
+    private Names() {
+    }
+
+    /** A CA by its host name (the first word of its description), a switch by its description. */
+    public static String node(Node n) {
+        String d = n.description() == null ? "" : n.description().trim();
+        if (d.isEmpty()) {
+            return n.name();
+        }
+        return n.type() == NodeType.CA ? d.split("\\s+", 2)[0] : d;
+    }
+
+    /** "leaf02/33". */
+    public static String port(Port p) {
+        return node(p.node()) + "/" + p.number();
+    }
+
+    /** "leaf02/33 <-> spine01/17", ends in the link's own order. */
+    public static String link(Link l) {
+        return port(l.a()) + " <-> " + port(l.b());
+    }
+}

@@ -1,0 +1,77 @@
+package org.ibtwin.perf;
+
+import java.util.List;
+import org.ibtwin.model.Mtu;
+import org.ibtwin.model.Port;
+
+/**
+ * A routed path from one CA port to another: the links crossed, in order. An empty path is a loopback inside one
+ * HCA. The path MTU is the smallest MTU capability of every port on the way; the slowest hop is the link with the
+ * lowest data rate.
+ */
+public record Route(Port src, Port dst, List<Hop> hops) {
+    public Route {
+        hops = List.copyOf(hops);
+    }
+
+    /** Switches crossed: one fewer than the links, none for back-to-back or loopback. */
+    public int switches() {
+        return Math.max(0, hops.size() - 1);
+    }
+
+    public boolean isLoopback() {
+        return hops.isEmpty();
+    }
+
+    /** The hop with the lowest data rate (the first of equals), null for a loopback. */
+    public Hop slowest() {
+        Hop best = null;
+        for (Hop h : hops) {
+            if (best == null || LinkRates.dataGbps(h.link()) < LinkRates.dataGbps(best.link())) {
+                best = h;
+            }
+        }
+        return best;
+    }
+
+    /** Data rate of the slowest link, Gb/s; infinite for a loopback. */
+    public double slowestGbps() {
+        Hop s = slowest();
+        return s == null ? Double.POSITIVE_INFINITY : LinkRates.dataGbps(s.link());
+    }
+
+    /** The smallest MTU capability of every port on the path. */
+    public Mtu mtu() {
+        Mtu m = src.mtuCap();
+        for (Hop h : hops) {
+            m = Mtu.min(m, Mtu.min(h.from().mtuCap(), h.to().mtuCap()));
+        }
+        return m;
+    }
+
+    /** The first port on the path whose MTU capability is {@link #mtu()}, for naming the limit. */
+    public Port mtuLimiter() {
+        Mtu m = mtu();
+        if (src.mtuCap() == m) {
+            return src;
+        }
+        for (Hop h : hops) {
+            if (h.from().mtuCap() == m) {
+                return h.from();
+            }
+            if (h.to().mtuCap() == m) {
+                return h.to();
+            }
+        }
+        return src;
+    }
+
+    /** Cable propagation along the path, ns (about 5 ns per metre). */
+    public double propagationNanos() {
+        double ns = 0;
+        for (Hop h : hops) {
+            ns += h.link().cable().propagationNanos();
+        }
+        return ns;
+    }
+}

@@ -1,0 +1,41 @@
+package org.ibtwin.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** DESIGN.md rule 6: the performance model is pure functions of the model: no I/O, clocks or threads. */
+class PerfLayeringTest {
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.ibtwin");
+    }
+
+    @Test
+    void perfDependsOnTheModelAlone() {
+        classes().that().resideInAPackage("org.ibtwin.perf..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("org.ibtwin.perf..", "org.ibtwin.model..",
+                        "java.lang..", "java.util")
+                .check(classes);
+    }
+
+    @Test
+    void perfHasNoClocksThreadsOrIo() {
+        noClasses().that().resideInAPackage("org.ibtwin.perf..")
+                .should().callMethod(System.class, "nanoTime")
+                .orShould().callMethod(System.class, "currentTimeMillis")
+                .orShould().dependOnClassesThat().resideInAnyPackage("java.io..", "java.nio..", "java.time..",
+                        "java.util.concurrent..", "java.net..")
+                .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
+                .check(classes);
+    }
+}
