@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +19,9 @@ import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
 import org.ibtwin.sim.Attachment;
+import org.ibtwin.sim.Console;
 import org.ibtwin.sim.IbsimServer;
+import org.ibtwin.sim.TrapTimer;
 import org.ibtwin.sim.Twin;
 import org.ibtwin.sim.TwinTransport;
 import org.ibtwin.sm.SmConfig;
@@ -46,7 +49,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "endpoint and a console.",
         footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file or a fabric description (YAML);",
             "without it the built-in default fabric is used. Attach real programs with LD_PRELOAD=libumad2sim.so",
-            "IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=<port>."})
+            "IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=<port>. The console is ibtwin sim's (Help lists it),",
+            "plus sweep (a heavy sweep by the SM now)."})
 public final class UpCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -78,6 +82,10 @@ public final class UpCommand implements Callable<Integer> {
 
     @Option(names = "--no-console", description = "Do not read commands from standard input; run until killed.")
     boolean noConsole;
+
+    @Option(names = "--script", paramLabel = "<file>",
+            description = "Run console commands from a file first, as ibtwin sim does.")
+    Path script;
 
     @Option(names = {"-v", "--verbose"}, description = "Print the SM's log lines too.")
     boolean verbose;
@@ -210,20 +218,30 @@ public final class UpCommand implements Callable<Integer> {
         AtomicBoolean stop = new AtomicBoolean();
         Thread sweeper = new Thread(() -> manager.run(stop), "ibtwin-sm");
         sweeper.setDaemon(true);
-        try (IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
+        TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
+        try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
             server.start(InetAddress.getLoopbackAddress(), port);
-            out.printf("ibsim endpoint on %s (UDP %d..%d); the SM sweeps every %d s%n",
-                    server.address().getAddress().getHostAddress(),
-                    server.port(), server.port() + 10, sweepSeconds);
+            out.printf("ibsim endpoint on %s (UDP %d..%d); the SM sweeps every %d s and on traps%n",
+                    server.address().getAddress().getHostAddress(), server.port(), server.port() + 10, sweepSeconds);
             out.println("Network simulator ready.");
             out.flush();
             sweeper.start();
             try {
+                Console console = new Console(twin, server, out);
+                if (script != null) {
+                    try {
+                        if (!console.runScript(script)) {
+                            return;
+                        }
+                    } catch (Console.ScriptException e) {
+                        throw new IllegalArgumentException(e.getMessage(), e);
+                    }
+                }
                 if (noConsole) {
                     Thread.currentThread().join();
                     return;
                 }
-                console(out, server, manager);
+                console(out, console, manager);
             } finally {
                 stop.set(true);
                 sweeper.join(2000);
@@ -231,29 +249,36 @@ public final class UpCommand implements Callable<Integer> {
         }
     }
 
-    private static void console(PrintWriter out, IbsimServer server, SubnetManager manager) throws Exception {
+    /**
+     * {@code ibtwin sim}'s console, with one command of the SM's own: {@code sweep} asks for a heavy sweep now
+     * (the SM also sweeps on traps and on its light sweeps).
+     */
+    private static void console(PrintWriter out, Console console, SubnetManager manager) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
-        out.print("sim> ");
+        out.print(Console.PROMPT);
         out.flush();
         while ((line = in.readLine()) != null) {
-            String cmd = line.strip().toLowerCase(Locale.ROOT);
-            switch (cmd) {
-                case "quit", "exit" -> {
-                    return;
+            String cmd = line.strip();
+            if (cmd.equalsIgnoreCase("sweep")) {
+                manager.requestSweep();
+                out.println("heavy sweep requested");
+            } else {
+                try {
+                    if (!console.execute(line)) {
+                        return;
+                    }
+                    if (cmd.equalsIgnoreCase("help") || cmd.equals("?")) {
+                        out.println("  sweep                               ibtwin up: a heavy sweep by the SM now");
+                    }
+                } catch (Console.CommandException e) {
+                    out.println(e instanceof Console.ScriptException ? e.getMessage() : "error: " + e.getMessage());
                 }
-                case "clients" -> server.clients().forEach(out::println);
-                case "sweep" -> {
-                    manager.requestSweep();
-                    out.println("heavy sweep requested");
-                }
-                case "help" -> out.println("commands: clients, sweep (a heavy sweep now), quit");
-                case "" -> {
-                }
-                default -> out.println("unknown command: " + cmd + " (commands: clients, sweep, quit)");
             }
-            out.print("sim> ");
+            out.print(Console.PROMPT);
             out.flush();
         }
+        out.println();
+        out.flush();
     }
 }

@@ -20,7 +20,8 @@ import org.ibtwin.transport.MadTransport;
  *
  * <p>A heavy sweep ({@link #sweep}) runs the SM's parts in turn, each a class with one job: {@link Discovery}, the
  * {@link LidManager}, routing ({@link RoutingStage} and the engines), the {@link LftWriter}, the
- * {@link PortActivator}; {@link SmInfoAgent} answers SMInfo queries meanwhile. A light sweep
+ * {@link PortActivator}; {@link SmInfoAgent} answers SMInfo queries meanwhile and {@link TrapHandler} represses
+ * traps, a trap 128 or 144 asking for a heavy sweep. A light sweep
  * ({@link #needsHeavySweep}) reads every switch's SwitchInfo and asks for a heavy sweep when one reports a port
  * state change. {@link #run} sweeps until stopped.
  *
@@ -36,6 +37,7 @@ public final class SubnetManager {
     private final LftWriter lftWriter = new LftWriter();
     private final PortActivator activator;
     private final SmInfoAgent smInfo;
+    private final TrapHandler traps;
 
     private Topology topology;
     private LidAssignment lids;
@@ -57,7 +59,14 @@ public final class SubnetManager {
         this.activator = new PortActivator(config.maxOpVls(), config.subnetTimeout());
         LocalPort lp = transport.localPort();
         this.smInfo = new SmInfoAgent(transport, lp.portGuid(), config.priority());
-        transport.onUnsolicited(smInfo);
+        this.traps = new TrapHandler(transport, this::requestSweep);
+        transport.onUnsolicited(m -> {
+            if (m.mad().length == org.ibtwin.mad.MadHeaders.MAD_SIZE && TrapHandler.isTrap(m.mad())) {
+                traps.accept(m);
+            } else {
+                smInfo.accept(m);
+            }
+        });
         pipe.onTick(this::progress);
         for (String p : lidManager.load()) {
             this.log.warn(p);
@@ -297,6 +306,16 @@ public final class SubnetManager {
     /** SubnSets of {@code attributeId} sent since the SM started (LinearForwardingTable: 0x19). */
     public long setsSent(int attributeId) {
         return pipe.sets(attributeId);
+    }
+
+    /** Heavy sweeps so far. */
+    public int sweeps() {
+        return sweeps;
+    }
+
+    /** Traps received (and repressed). */
+    public long trapsReceived() {
+        return traps.traps();
     }
 
     /** SMInfo queries answered. */

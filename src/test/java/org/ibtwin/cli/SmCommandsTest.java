@@ -126,7 +126,8 @@ class SmCommandsTest {
             up.join(20_000);
             assertThat(up.isAlive()).isFalse();
             assertThat(rc[0]).isZero();
-            assertThat(out.toString()).contains("sim> heavy sweep requested\nsim> commands: clients, sweep");
+            assertThat(out.toString()).contains("sim> heavy sweep requested\nsim> ")
+                    .contains("  sweep                               ibtwin up: a heavy sweep by the SM now");
         } finally {
             System.setIn(stdin);
         }
