@@ -1,0 +1,166 @@
+package org.ibtwin.cli;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.ibtwin.sm.SmConfig;
+import org.ibtwin.sm.SubnetManager;
+import org.ibtwin.sm.SweepReport;
+import org.ibtwin.sm.Topology;
+import org.ibtwin.transport.IbsimClient;
+import org.ibtwin.transport.LocalPort;
+import org.ibtwin.transport.MadTransportException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code ibtwin sm}: ibtwin's subnet manager as a client of a running ibsim in remote mode ({@code ibsim -r}) or of
+ * {@code ibtwin sim}/{@code ibtwin up}'s ibsim endpoint, attached as the port's SM. Options are opensm's where they
+ * overlap; {@code -o} sweeps once and exits 0 when the subnet came up.
+ */
+@Command(name = "sm", mixinStandardHelpOptions = true,
+        description = "Run ibtwin's subnet manager at a running `ibsim -r` (or ibtwin sim/up): discover, assign "
+                + "LIDs, route, program LFTs, bring ports up.",
+        footer = {"", "Attaches at --ibsim HOST:PORT, else IBSIM_SERVER_NAME/IBSIM_SERVER_PORT (127.0.0.1:7070), at "
+                + "the node --sim-host or SIM_HOST names (else ibsim's first node), or at the port -g names."})
+public final class SmCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    SmOptions sm;
+
+    @Option(names = "--ibsim", paramLabel = "HOST:PORT", description = "The ibsim to attach to.")
+    String ibsim;
+
+    @Option(names = "--sim-host", paramLabel = "NODE", description = "The node to attach at (default: SIM_HOST).")
+    String simHost;
+
+    @Option(names = {"-g", "--guid"}, paramLabel = "<port guid>",
+            description = "Attach at the port with this GUID (found by a discovery from the default node).")
+    String guid;
+
+    @Option(names = {"-o", "--once"}, description = "One sweep, then exit (0 when the subnet came up).")
+    boolean once;
+
+    @Option(names = {"-p", "--priority"}, paramLabel = "<0-15>", defaultValue = "0",
+            description = "SMInfo priority (default: ${DEFAULT-VALUE}).")
+    int priority;
+
+    @Option(names = {"-s", "--sweep"}, paramLabel = "<seconds>", defaultValue = "10",
+            description = "Seconds between light sweeps; 0: no sweeping after the first (default: ${DEFAULT-VALUE}).")
+    int sweepSeconds;
+
+    @Option(names = {"-q", "--quiet"}, description = "Only warnings, and SUBNET UP or NOT UP at the end.")
+    boolean quiet;
+
+    /** The environment; tests replace it. */
+    java.util.Map<String, String> env = System.getenv();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (sweepSeconds < 0) {
+            throw new IllegalArgumentException("--sweep must be 0 or more seconds");
+        }
+        SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), priority, err, "ibtwin sm");
+        TransportOptions where = new TransportOptions();
+        where.ibsim = ibsim;
+        where.simHost = simHost;
+        where.env = env;
+        TransportOptions.Target target;
+        try {
+            target = where.target();
+        } catch (IllegalArgumentException e) {
+            if (ibsim != null) {
+                throw e;
+            }
+            target = new TransportOptions.Target("127.0.0.1", 7070, simHost != null ? simHost : env.get("SIM_HOST"));
+        }
+        Long wanted = guid == null ? null : parseGuid(guid);
+        IbsimClient client = connect(target, target.simHost());
+        if (wanted != null && client.localPort().portGuid() != wanted) {
+            String node;
+            try {
+                node = nodeOfPort(client, cfg, wanted);
+            } finally {
+                client.close();
+            }
+            client = connect(target, node);
+            if (client.localPort().portGuid() != wanted) {
+                client.close();
+                throw new IllegalArgumentException(String.format("-g 0x%016x: attaching at node \"%s\" gave port "
+                        + "GUID 0x%016x; ibsim attaches a client at a node's first port only", wanted, node,
+                        client.localPort().portGuid()));
+            }
+        }
+        SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin sm", !quiet, true);
+        try (IbsimClient t = client) {
+            LocalPort lp = t.localPort();
+            log.info(String.format("ibtwin sm: attached at %s:%d node \"%s\" port %d (port GUID 0x%016x), priority %d, "
+                    + "routing %s", target.host(), target.port(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
+                    priority, cfg.routingEngines()));
+            SubnetManager manager = new SubnetManager(t, cfg, log);
+            if (once) {
+                SweepReport r = manager.sweep();
+                if (quiet) {
+                    out.println(r.subnetUp() ? "SUBNET UP" : "SUBNET NOT UP");
+                }
+                out.flush();
+                manager.detach();
+                return r.subnetUp() ? 0 : 1;
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread main = Thread.currentThread();
+            Thread hook = new Thread(() -> {
+                stop.set(true);
+                try {
+                    main.join(3000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(hook);
+            manager.run(stop);
+            manager.detach();
+            return 0;
+        }
+    }
+
+    private static IbsimClient connect(TransportOptions.Target target, String node) {
+        try {
+            return IbsimClient.connect(target.host(), target.port(), node, true, TransportOptions.CONNECT_TIMEOUT);
+        } catch (MadTransportException e) {
+            throw new IllegalArgumentException("cannot attach as SM to ibsim at " + target + (node == null ? ""
+                    : " node \"" + node + "\"") + ": " + e.getMessage());
+        }
+    }
+
+    /** The description of the node that has port GUID {@code wanted}, found by a discovery. */
+    private static String nodeOfPort(IbsimClient client, SmConfig cfg, long wanted) {
+        SubnetManager probe = new SubnetManager(client, cfg.withGuid2lid(null), null);
+        Topology t = probe.discover();
+        probe.detach();
+        for (int g = 0; g < t.portSlots(); g++) {
+            if (t.portGuid(g) == wanted && t.hasPortInfo(g)) {
+                return t.description(t.portNode(g));
+            }
+        }
+        throw new IllegalArgumentException(String.format("-g 0x%016x: no port with that GUID in the subnet "
+                + "(%d nodes discovered)", wanted, t.nodeCount()));
+    }
+
+    static long parseGuid(String s) {
+        String t = s.strip().toLowerCase(java.util.Locale.ROOT);
+        try {
+            return t.startsWith("0x") ? Long.parseUnsignedLong(t.substring(2), 16) : Long.parseUnsignedLong(t, 16);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-g " + s + ": not a port GUID (like 0x0002c90300000003)");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package org.ibtwin.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.ibtwin.format.FormatException;
+import org.ibtwin.format.GuidListFile;
+import org.ibtwin.sm.SmConfig;
+import org.ibtwin.sm.routing.RoutingEngines;
+import picocli.CommandLine.Option;
+
+/** The SM options {@code ibtwin sm} and {@code ibtwin up} share, named as opensm names them. */
+public final class SmOptions {
+    @Option(names = {"-R", "--routing_engine"}, paramLabel = "<engines>",
+            description = "Routing engines to try in order, comma separated: minhop, updn, ftree "
+                    + "(default: minhop; minhop ends every chain).")
+    String engines;
+
+    @Option(names = {"-a", "--root_guid_file"}, paramLabel = "<file>",
+            description = "Switch GUIDs to use as updn roots, one a line (default: found).")
+    Path rootGuidFile;
+
+    @Option(names = {"-l", "--lmc"}, paramLabel = "<lmc>", defaultValue = "0",
+            description = "LIDs per CA port as a power of two, 0..7 (default: ${DEFAULT-VALUE}).")
+    int lmc;
+
+    @Option(names = {"-r", "--reassign_lids"}, description = "Give every port a new LID.")
+    boolean reassignLids;
+
+    @Option(names = "--guid2lid", paramLabel = "<file>",
+            description = "Load and save the LIDs in this guid2lid file (OpenSM's format).")
+    Path guid2lid;
+
+    @Option(names = {"-n", "--maxsmps"}, paramLabel = "<n>", defaultValue = "4",
+            description = "SMPs in flight at once (default: ${DEFAULT-VALUE}).")
+    int maxSmps;
+
+    @Option(names = {"-t", "--timeout"}, paramLabel = "<ms>", defaultValue = "200",
+            description = "SMP timeout in milliseconds (default: ${DEFAULT-VALUE}).")
+    int timeoutMs;
+
+    @Option(names = "--retries", paramLabel = "<n>", defaultValue = "3",
+            description = "SMP retries after the first attempt (default: ${DEFAULT-VALUE}).")
+    int retries;
+
+    @Option(names = "--check-routes",
+            description = "Follow every programmed CA route and check for credit loops after routing.")
+    boolean checkRoutes;
+
+    @Option(names = {"-F", "--config"}, paramLabel = "<file>",
+            description = "An opensm.conf (accepted; not supported yet: it is ignored, with a warning).")
+    Path config;
+
+    /** The configuration these options and {@code sweep} (the sweep interval) make; warnings go to {@code err}. */
+    SmConfig config(Duration sweep, int priority, PrintWriter err, String command) {
+        if (config != null) {
+            err.println(command + ": warning: -F/--config is not supported yet; ignoring " + config);
+        }
+        if (timeoutMs < 1) {
+            throw new IllegalArgumentException("--timeout must be at least 1 ms");
+        }
+        String chain = engines == null ? "minhop" : engines;
+        RoutingEngines.chain(chain, RoutingEngines.Options.none());   // unknown names: exit 2 before anything runs
+        List<Long> roots = List.of();
+        if (rootGuidFile != null) {
+            try {
+                roots = GuidListFile.read(rootGuidFile);
+            } catch (FormatException e) {
+                err.println(command + ": warning: " + e.getMessage() + "; updn finds its roots itself");
+            }
+        }
+        return SmConfig.defaults().withMaxSmps(maxSmps).withTimeout(Duration.ofMillis(timeoutMs), retries)
+                .withLmc(lmc).withRouting(chain, roots).withGuid2lid(guid2lid).withReassignLids(reassignLids)
+                .withPriority(priority).withSweepInterval(sweep).withCheckRoutes(checkRoutes);
+    }
+}

@@ -1,0 +1,284 @@
+package org.ibtwin.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.Node;
+import org.ibtwin.sim.Attachment;
+import org.ibtwin.sim.Console;
+import org.ibtwin.sim.IbsimServer;
+import org.ibtwin.sim.TrapTimer;
+import org.ibtwin.sim.Twin;
+import org.ibtwin.sim.TwinTransport;
+import org.ibtwin.sm.SmConfig;
+import org.ibtwin.sm.SubnetManager;
+import org.ibtwin.sm.SweepReport;
+import org.ibtwin.sm.Topology;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code ibtwin up}: the main job. Starts the twin of a fabric (the built-in default without an argument), brings it
+ * up with ibtwin's SM over an in-process transport (attached at a CA port, or a switch's port 0), prints a short
+ * summary, then serves the twin's ibsim endpoint on loopback and a console until stopped, the SM sweeping on.
+ * {@code --once} stops after the summary.
+ *
+ * <p>This is the CLI wiring: the one place that both builds the twin and hands the SM a transport to it; the SM
+ * itself knows only the transport.
+ */
+@Command(name = "up", mixinStandardHelpOptions = true,
+        description = "Start the twin of a fabric, bring it up with ibtwin's SM, summarise, then serve its ibsim "
+                + "endpoint and a console.",
+        footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file or a fabric description (YAML);",
+            "without it the built-in default fabric is used. Attach real programs with LD_PRELOAD=libumad2sim.so",
+            "IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=<port>. The console is ibtwin sim's (Help lists it),",
+            "plus sweep (a heavy sweep by the SM now)."})
+public final class UpCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<fabric>", description = "Fabric file (default: built-in).")
+    String fabric;
+
+    @Mixin
+    SmOptions sm;
+
+    @Option(names = "--once", description = "Exit after the summary (0 when the subnet came up).")
+    boolean once;
+
+    @Option(names = {"-g", "--guid"}, paramLabel = "<port guid>",
+            description = "Attach the SM at the port with this GUID (default: the first CA's first port).")
+    String guid;
+
+    @Option(names = "--sm-node", paramLabel = "<node>",
+            description = "Attach the SM at this node (topology id or description; a switch: its port 0).")
+    String smNode;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "7070",
+            description = "UDP control port of the ibsim endpoint; clients use the next ten (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = {"-s", "--sweep"}, paramLabel = "<seconds>", defaultValue = "10",
+            description = "Seconds between light sweeps while serving (default: ${DEFAULT-VALUE}).")
+    int sweepSeconds;
+
+    @Option(names = "--no-console", description = "Do not read commands from standard input; run until killed.")
+    boolean noConsole;
+
+    @Option(names = "--script", paramLabel = "<file>",
+            description = "Run console commands from a file first, as ibtwin sim does.")
+    Path script;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print the SM's log lines too.")
+    boolean verbose;
+
+    @Option(names = "--json", description = "Print the summary as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (port < 1 || port > 65524) {
+            throw new IllegalArgumentException("--port must be in 1..65524 (the ten after it are used too)");
+        }
+        if (sweepSeconds < 0) {
+            throw new IllegalArgumentException("--sweep must be 0 or more seconds");
+        }
+        SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), 0, err, "ibtwin up");
+        long t0 = System.nanoTime();
+        Fabric f = FabricFiles.load(fabric);
+        Twin twin = Twin.of(f);
+        Attachment at = attach(twin, f);
+        at.setIsSm(true);
+        String name = fabric == null ? "default fabric (built-in)" : fabric;
+        try (TwinTransport transport = new TwinTransport(at, "ibtwin0")) {
+            SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin up", verbose, !json);
+            SubnetManager manager = new SubnetManager(transport, cfg, log);
+            long t1 = System.nanoTime();
+            SweepReport r = manager.sweep();
+            Topology topo = manager.topology();
+            String smPort = topo.portName(topo.smPort());
+            if (json) {
+                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                        .writeValueAsString(json(name, smPort, r, t1 - t0)));
+            } else {
+                out.print(text(name, smPort, topo, r, t1 - t0));
+            }
+            out.flush();
+            if (once) {
+                manager.detach();
+                return r.subnetUp() ? 0 : 1;
+            }
+            serve(out, twin, manager);
+            manager.detach();
+            return 0;
+        }
+    }
+
+    /** Where the SM sits: -g, --sm-node, or the twin's default (the first CA's port 1). */
+    private Attachment attach(Twin twin, Fabric f) {
+        if (guid != null && smNode != null) {
+            throw new IllegalArgumentException("give -g or --sm-node, not both");
+        }
+        if (guid != null) {
+            long g = SmCommand.parseGuid(guid);
+            for (Node n : f.nodes()) {
+                for (int p = n.isSwitch() ? 0 : 1; p <= n.numPorts(); p++) {
+                    if (n.port(p).guid() == g && (!n.isSwitch() || p == 0)) {
+                        return twin.attach(n.name(), p);
+                    }
+                }
+            }
+            throw new IllegalArgumentException(String.format("-g 0x%016x: no CA port or switch with that GUID in %s",
+                    g, fabric == null ? "the default fabric" : fabric));
+        }
+        return twin.attach(smNode, 0);
+    }
+
+    private static String text(String name, String smPort, Topology t, SweepReport r, long startNanos) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "ibtwin up: %s: %,d nodes (%,d switches, %,d CAs), %,d links, %d degraded%n",
+                name, r.nodes(), r.switches(), r.cas(), r.links(), r.degradedLinks().size()));
+        List<String> deg = r.degradedLinks();
+        for (int i = 0; i < Math.min(10, deg.size()); i++) {
+            sb.append("  degraded: ").append(deg.get(i)).append('\n');
+        }
+        if (deg.size() > 10) {
+            sb.append(String.format(Locale.ROOT, "  ... and %,d more degraded links%n", deg.size() - 10));
+        }
+        sb.append(String.format(Locale.ROOT, "  SM at %s (port GUID 0x%016x), LID %d%n", smPort,
+                t.portGuid(t.smPort()), r.smLid()));
+        sb.append(String.format(Locale.ROOT, "  LIDs: %,d end ports: %,d kept, %,d restored, %,d assigned%s%n",
+                r.endPorts(), r.lidsKept(), r.lidsRestored(), r.lidsAssigned(),
+                r.lidsUnassigned() == 0 ? "" : String.format(Locale.ROOT, ", %,d without a LID", r.lidsUnassigned())));
+        sb.append(String.format(Locale.ROOT, "  routing: %s (%s); %,d LFT blocks on %,d switches%n", r.engine(),
+                r.routingDetail(), r.lftBlocksWritten(), r.switches()));
+        sb.append(String.format(Locale.ROOT, "  ports: %,d active (%,d activated now)%n",
+                r.portsActive() + r.portsActivated(), r.portsActivated()));
+        sb.append(String.format(Locale.ROOT, "%s in %s (%,d SMPs; twin started in %s)%n",
+                r.subnetUp() ? "SUBNET UP" : "SUBNET NOT UP", seconds(r.total().toNanos()), r.smps(),
+                seconds(startNanos)));
+        return sb.toString();
+    }
+
+    private static Map<String, Object> json(String name, String smPort, SweepReport r, long startNanos) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fabric", name);
+        m.put("subnetUp", r.subnetUp());
+        m.put("nodes", r.nodes());
+        m.put("switches", r.switches());
+        m.put("cas", r.cas());
+        m.put("links", r.links());
+        m.put("degradedLinks", r.degradedLinks());
+        m.put("smPort", smPort);
+        m.put("smLid", r.smLid());
+        m.put("endPorts", r.endPorts());
+        m.put("lidsKept", r.lidsKept());
+        m.put("lidsRestored", r.lidsRestored());
+        m.put("lidsAssigned", r.lidsAssigned());
+        m.put("lidsUnassigned", r.lidsUnassigned());
+        m.put("routingEngine", r.engine());
+        m.put("routingDetail", r.routingDetail());
+        m.put("routingDeclined", r.declined());
+        m.put("lftBlocksWritten", r.lftBlocksWritten());
+        m.put("portsActive", r.portsActive() + r.portsActivated());
+        m.put("smps", r.smps());
+        m.put("subnetUpSeconds", r.total().toNanos() / 1e9);
+        m.put("twinStartSeconds", startNanos / 1e9);
+        m.put("problems", r.problems());
+        return m;
+    }
+
+    private static String seconds(long nanos) {
+        double s = nanos / 1e9;
+        return s < 1 ? String.format(Locale.ROOT, "%.0f ms", s * 1000) : String.format(Locale.ROOT, "%.2f s", s);
+    }
+
+    /** The ibsim endpoint and the console, the SM sweeping on a thread of its own, until quit or killed. */
+    private void serve(PrintWriter out, Twin twin, SubnetManager manager) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread sweeper = new Thread(() -> manager.run(stop), "ibtwin-sm");
+        sweeper.setDaemon(true);
+        TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
+        try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
+            server.start(InetAddress.getLoopbackAddress(), port);
+            out.printf("ibsim endpoint on %s (UDP %d..%d); the SM sweeps every %d s and on traps%n",
+                    server.address().getAddress().getHostAddress(), server.port(), server.port() + 10, sweepSeconds);
+            out.println("Network simulator ready.");
+            out.flush();
+            sweeper.start();
+            try {
+                Console console = new Console(twin, server, out);
+                if (script != null) {
+                    try {
+                        if (!console.runScript(script)) {
+                            return;
+                        }
+                    } catch (Console.ScriptException e) {
+                        throw new IllegalArgumentException(e.getMessage(), e);
+                    }
+                }
+                if (noConsole) {
+                    Thread.currentThread().join();
+                    return;
+                }
+                console(out, console, manager);
+            } finally {
+                stop.set(true);
+                sweeper.join(2000);
+            }
+        }
+    }
+
+    /**
+     * {@code ibtwin sim}'s console, with one command of the SM's own: {@code sweep} asks for a heavy sweep now
+     * (the SM also sweeps on traps and on its light sweeps).
+     */
+    private static void console(PrintWriter out, Console console, SubnetManager manager) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        out.print(Console.PROMPT);
+        out.flush();
+        while ((line = in.readLine()) != null) {
+            String cmd = line.strip();
+            if (cmd.equalsIgnoreCase("sweep")) {
+                manager.requestSweep();
+                out.println("heavy sweep requested");
+            } else {
+                try {
+                    if (!console.execute(line)) {
+                        return;
+                    }
+                    if (cmd.equalsIgnoreCase("help") || cmd.equals("?")) {
+                        out.println("  sweep                               ibtwin up: a heavy sweep by the SM now");
+                    }
+                } catch (Console.CommandException e) {
+                    out.println(e instanceof Console.ScriptException ? e.getMessage() : "error: " + e.getMessage());
+                }
+            }
+            out.print(Console.PROMPT);
+            out.flush();
+        }
+        out.println();
+        out.flush();
+    }
+}

@@ -1,0 +1,150 @@
+package org.ibtwin.sm;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.mad.Field;
+
+/**
+ * The port activator: writes each port's PortInfo so the subnet comes up, in two passes over the whole subnet, as
+ * OpenSM arms every port before it activates any.
+ * <ol>
+ * <li>Every end port (CA and router ports, switch port 0s) gets its LID and LMC, the SM's LID (MasterSMLID) and the
+ *     subnet timeout; every linked port still in Init gets NeighborMTU (the smaller MTU cap of the two ends) and
+ *     OperationalVLs (the smaller VL cap, at most the configured maximum) and is moved to Armed, all in one
+ *     SubnSet per port.</li>
+ * <li>Every port now Armed is moved to Active.</li>
+ * </ol>
+ * Ports already right are left alone, so a sweep over a subnet that is up sends nothing. A CA port without a LID
+ * (the LID space is full) is not armed, nor is the switch port facing it. Fields the SM does not mean to change go
+ * out as "no change" (PortState, PortPhysicalState, LinkWidthEnabled, LinkSpeedEnabled and the extended speeds 0).
+ */
+final class PortActivator {
+    private static final Field LID = Topology.PI_LID;
+    private static final Field LMC = Topology.PI_LMC;
+    private static final Field SM_LID = Topology.PI_SM_LID;
+    private static final Field STATE = Topology.PI_STATE;
+    private static final Field PHYS = Topology.PI_PHYS;
+    private static final Field NEIGHBOR_MTU = Topology.PI_NEIGHBOR_MTU;
+    private static final Field OPER_VLS = Topology.PI_OPER_VLS;
+    private static final Field SUBNET_TIMEOUT = Topology.PI.field("SubnetTimeout");
+    private static final Field[] NO_CHANGE = {Topology.PI_LWE, Topology.PI_LSE, Topology.PI_LSEE, Topology.PI_LSEE2};
+
+    /** What the passes did. */
+    record Result(int configured, int armed, int activated, int active, List<String> failures, long failedSets) {
+    }
+
+    private final int maxOpVls;
+    private final int subnetTimeout;
+
+    PortActivator(int maxOpVls, int subnetTimeout) {
+        this.maxOpVls = maxOpVls;
+        this.subnetTimeout = subnetTimeout;
+    }
+
+    Result activate(Topology t, LidAssignment lids, int smLid, SmpPipe pipe) {
+        int slots = t.portSlots();
+        byte[][] image = new byte[slots][];
+        List<String> failures = new ArrayList<>();
+        long[] failed = {0};
+        int configured = 0;
+        int armed = 0;
+        int alreadyActive = 0;
+        boolean[] toActivate = new boolean[slots];
+        // pass 1: LIDs, MTU, VLs, Armed
+        for (int g = 0; g < slots; g++) {
+            if (!t.hasPortInfo(g)) {
+                continue;
+            }
+            int n = t.portNode(g);
+            int p = t.portNumber(g);
+            boolean sw = t.isSwitch(n);
+            boolean end = !sw || p == 0;
+            byte[] pi = t.portInfo(g);
+            boolean change = false;
+            if (end && lids.lid(g) != 0) {
+                if (LID.get(pi, 0) != lids.lid(g) || LMC.get(pi, 0) != lids.lmc(g) || SM_LID.get(pi, 0) != smLid
+                        || SUBNET_TIMEOUT.get(pi, 0) != subnetTimeout) {
+                    LID.set(pi, 0, lids.lid(g));
+                    LMC.set(pi, 0, lids.lmc(g));
+                    SM_LID.set(pi, 0, smLid);
+                    SUBNET_TIMEOUT.set(pi, 0, subnetTimeout);
+                    change = true;
+                }
+            }
+            int r = t.remote(g);
+            int state = t.linkState(g);
+            boolean bringUp = r >= 0 && p != 0 && ready(t, lids, g) && ready(t, lids, r);
+            int newState = 0;
+            if (bringUp && state == Topology.INIT) {
+                NEIGHBOR_MTU.set(pi, 0, Math.min(t.mtuCap(g), t.mtuCap(r)));
+                OPER_VLS.set(pi, 0, Math.min(maxOpVls, Math.min(t.vlCap(g), t.vlCap(r))));
+                newState = Topology.ARMED;
+                change = true;
+                armed++;
+                toActivate[g] = true;
+            } else if (bringUp && state == Topology.ARMED) {
+                toActivate[g] = true;
+            } else if (bringUp && state == Topology.ACTIVE) {
+                alreadyActive++;
+            }
+            image[g] = pi;
+            if (change) {
+                configured++;
+                final int port = g;
+                send(t, pipe, g, pi, newState, reply -> {
+                    if (reply.ok()) {
+                        image[port] = reply.data();
+                    } else {
+                        toActivate[port] = false;
+                        failed[0]++;
+                        report(failures, "PortInfo Set (LID, MTU, VLs, Armed) on " + t.portName(port) + ": "
+                                + reply.why());
+                    }
+                });
+            }
+        }
+        pipe.drain();
+        // pass 2: Active
+        int activated = 0;
+        for (int g = 0; g < slots; g++) {
+            if (!toActivate[g]) {
+                continue;
+            }
+            activated++;
+            final int port = g;
+            send(t, pipe, g, image[g], Topology.ACTIVE, reply -> {
+                if (!reply.ok()) {
+                    failed[0]++;
+                    report(failures, "PortInfo Set (Active) on " + t.portName(port) + ": " + reply.why());
+                }
+            });
+        }
+        pipe.drain();
+        return new Result(configured, armed, activated, alreadyActive, failures, failed[0]);
+    }
+
+    /** Whether a linked port may be brought up: a switch port, or an end port that has a LID. */
+    private static boolean ready(Topology t, LidAssignment lids, int g) {
+        return t.isSwitch(t.portNode(g)) || lids.lid(g) != 0;
+    }
+
+    private static void send(Topology t, SmpPipe pipe, int g, byte[] image, int state, SmpPipe.Callback cb) {
+        byte[] pi = image.clone();
+        STATE.set(pi, 0, state);
+        PHYS.set(pi, 0, 0);
+        for (Field f : NO_CHANGE) {
+            f.set(pi, 0, 0);
+        }
+        int n = t.portNode(g);
+        pipe.set(t.path(n), AttributeIds.PORT_INFO, t.portNumber(g), pi, cb);
+    }
+
+    private static void report(List<String> failures, String line) {
+        if (failures.size() < 10) {
+            failures.add(line);
+        } else if (failures.size() == 10) {
+            failures.add("(further failures not listed)");
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package org.ibtwin.sm;
+
+/**
+ * Where the SM's lines go: {@link #info} for the log of what it did ("SUBNET UP"), {@link #warn} for problems (a
+ * duplicate GUID, the LID space full, SMPs that failed), {@link #progress} for how far a long sweep has got (at
+ * most a line a second; a terminal may overwrite it).
+ */
+public interface SmLog {
+    void info(String line);
+
+    void warn(String line);
+
+    default void progress(String line) {
+    }
+
+    /** Says nothing. */
+    static SmLog quiet() {
+        return new SmLog() {
+            @Override
+            public void info(String line) {
+            }
+
+            @Override
+            public void warn(String line) {
+            }
+        };
+    }
+}

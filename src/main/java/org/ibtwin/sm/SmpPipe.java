@@ -1,0 +1,185 @@
+package org.ibtwin.sm;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.ibtwin.mad.MadStatus;
+import org.ibtwin.mad.Methods;
+import org.ibtwin.transport.MadAddress;
+import org.ibtwin.transport.MadTimeoutException;
+import org.ibtwin.transport.MadTransport;
+import org.ibtwin.transport.MadTransportException;
+
+/**
+ * Directed-route SMPs with several in flight, as OpenSM keeps {@code max_wire_smps} (4 by default) outstanding: a
+ * sweep is bounded by round trips, not by waiting for each answer in turn.
+ *
+ * <p>Requests are queued by {@link #get}/{@link #set} and sent by {@link #drain}, which keeps at most
+ * {@link #window()} of them on the wire and runs each callback on the draining thread as its answer (or its final
+ * timeout) comes back; a callback may queue more requests, and {@code drain} returns once nothing is queued or in
+ * flight. Everything but the completion hand-off runs on that one thread, so callers need no locks. Retries and
+ * timeouts are the transport's: each request is sent up to {@code retries + 1} times, {@code timeout} each.
+ */
+final class SmpPipe {
+
+    /** What came back for one request. */
+    record Reply(byte[] mad, int status, String failure) {
+        /** A GetResp with status 0. */
+        boolean ok() {
+            return mad != null && status == MadStatus.OK;
+        }
+
+        /** The 64 bytes of attribute data (a copy). */
+        byte[] data() {
+            return Arrays.copyOfRange(mad, Smp.DATA, Smp.DATA + Smp.DATA_SIZE);
+        }
+
+        /** Why it failed, for a log line: "timeout", "status 0x1c (...)". */
+        String why() {
+            if (failure != null) {
+                return failure;
+            }
+            return "status " + MadStatus.describe(status);
+        }
+    }
+
+    /** Runs on the draining thread with the answer to one request. */
+    @FunctionalInterface
+    interface Callback {
+        void done(Reply reply);
+    }
+
+    private record Request(byte[] path, int method, int attr, long modifier, byte[] data, Callback callback) {
+    }
+
+    private record Done(Request request, byte[] mad, Throwable failure) {
+    }
+
+    private final MadTransport transport;
+    private final int window;
+    private final Duration timeout;
+    private final int retries;
+    private final ArrayDeque<Request> queued = new ArrayDeque<>();
+    private final LinkedBlockingQueue<Done> done = new LinkedBlockingQueue<>();
+    private int inFlight;
+    private long mkey;
+
+    // counters, touched on the draining thread only
+    private long sent;
+    private long failed;
+    private long answered;
+    private final long[] setsByAttr = new long[0x40];
+    private Runnable tick = () -> { };
+
+    SmpPipe(MadTransport transport, int window, Duration timeout, int retries) {
+        this.transport = Objects.requireNonNull(transport, "transport");
+        if (window < 1) {
+            throw new IllegalArgumentException("at least one SMP must be allowed in flight, not " + window);
+        }
+        this.window = window;
+        this.timeout = timeout;
+        this.retries = retries;
+    }
+
+    int window() {
+        return window;
+    }
+
+    /** The M_Key put in every SMP (0 by default). */
+    void mkey(long key) {
+        this.mkey = key;
+    }
+
+    /** Runs every 1024 answers (progress lines). */
+    void onTick(Runnable r) {
+        this.tick = r == null ? () -> { } : r;
+    }
+
+    void get(byte[] path, int attr, long modifier, Callback cb) {
+        queued.add(new Request(path, Methods.GET, attr, modifier, null, cb));
+    }
+
+    void set(byte[] path, int attr, long modifier, byte[] data, Callback cb) {
+        queued.add(new Request(path, Methods.SET, attr, modifier, data.clone(), cb));
+    }
+
+    /** Sends everything queued, and everything the callbacks queue, until nothing is left in flight. */
+    void drain() {
+        while (true) {
+            while (inFlight < window && !queued.isEmpty()) {
+                send(queued.poll());
+            }
+            if (inFlight == 0) {
+                return;
+            }
+            Done d;
+            try {
+                d = done.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MadTransportException("interrupted while waiting for SMPs");
+            }
+            inFlight--;
+            complete(d);
+        }
+    }
+
+    private void send(Request r) {
+        long tid = transport.nextTid();
+        byte[] mad = Smp.request(tid, r.method, r.attr, r.modifier, r.path, r.data, mkey);
+        inFlight++;
+        sent++;
+        if (r.method == Methods.SET && r.attr < setsByAttr.length) {
+            setsByAttr[r.attr]++;
+        }
+        try {
+            transport.request(mad, MadAddress.directed(), timeout, retries)
+                    .whenComplete((resp, ex) -> done.add(new Done(r, resp, ex)));
+        } catch (RuntimeException e) {
+            done.add(new Done(r, null, e));
+        }
+    }
+
+    private void complete(Done d) {
+        Reply reply;
+        if (d.mad == null) {
+            failed++;
+            Throwable t = d.failure instanceof CompletionException && d.failure.getCause() != null
+                    ? d.failure.getCause() : d.failure;
+            String why = t instanceof MadTimeoutException ? "timeout (" + (retries + 1) + " attempts of "
+                    + timeout.toMillis() + " ms)" : String.valueOf(t == null ? "no answer" : t.getMessage());
+            reply = new Reply(null, -1, why);
+        } else if (Smp.method(d.mad) != Methods.GET_RESP) {
+            failed++;
+            reply = new Reply(null, -1, "answer with method 0x" + Integer.toHexString(Smp.method(d.mad)));
+        } else {
+            int st = Smp.status(d.mad);
+            if (st != MadStatus.OK) {
+                failed++;
+            }
+            reply = new Reply(d.mad, st, null);
+        }
+        if ((++answered & 1023) == 0) {
+            tick.run();
+        }
+        d.request.callback.done(reply);
+    }
+
+    /** SMPs sent so far (each request once, whatever the transport's retries). */
+    long sent() {
+        return sent;
+    }
+
+    /** Requests that failed: timed out, or answered with a non-zero status. */
+    long failed() {
+        return failed;
+    }
+
+    /** SubnSets of attribute {@code attr} sent so far. */
+    long sets(int attr) {
+        return attr < setsByAttr.length ? setsByAttr[attr] : 0;
+    }
+}

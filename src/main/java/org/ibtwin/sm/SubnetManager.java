@@ -1,0 +1,353 @@
+package org.ibtwin.sm;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.sm.routing.Lfts;
+import org.ibtwin.sm.routing.RoutingCheck;
+import org.ibtwin.sm.routing.RoutingEngines;
+import org.ibtwin.sm.routing.SwitchGraph;
+import org.ibtwin.transport.LocalPort;
+import org.ibtwin.transport.MadTransport;
+
+/**
+ * ibtwin's subnet manager, over any {@link MadTransport}: the twin in process, the ibsim protocol (real ibsim or
+ * {@code ibtwin sim}), one day umad. It knows the fabric only through the SMPs it sends.
+ *
+ * <p>A heavy sweep ({@link #sweep}) runs the SM's parts in turn, each a class with one job: {@link Discovery}, the
+ * {@link LidManager}, routing ({@link RoutingStage} and the engines), the {@link LftWriter}, the
+ * {@link PortActivator}; {@link SmInfoAgent} answers SMInfo queries meanwhile and {@link TrapHandler} represses
+ * traps, a trap 128 or 144 asking for a heavy sweep. A light sweep
+ * ({@link #needsHeavySweep}) reads every switch's SwitchInfo and asks for a heavy sweep when one reports a port
+ * state change. {@link #run} sweeps until stopped.
+ *
+ * <p>Not thread-safe: one thread sweeps.
+ */
+public final class SubnetManager {
+    private final MadTransport transport;
+    private final SmConfig config;
+    private final SmLog log;
+    private final SmpPipe pipe;
+    private final LidManager lidManager;
+    private final RoutingStage routing;
+    private final LftWriter lftWriter = new LftWriter();
+    private final PortActivator activator;
+    private final SmInfoAgent smInfo;
+    private final TrapHandler traps;
+
+    private Topology topology;
+    private LidAssignment lids;
+    private SwitchGraph graph;
+    private Lfts lfts;
+    private int sweeps;
+    private boolean lastSweepUp;
+    private final AtomicBoolean sweepRequested = new AtomicBoolean();
+    private long lastProgress;
+    private String phase = "";
+
+    public SubnetManager(MadTransport transport, SmConfig config, SmLog log) {
+        this.transport = Objects.requireNonNull(transport, "transport");
+        this.config = Objects.requireNonNull(config, "config");
+        this.log = log == null ? SmLog.quiet() : log;
+        this.pipe = new SmpPipe(transport, config.maxSmps(), config.timeout(), config.retries());
+        this.lidManager = new LidManager(config.guid2lid(), config.lmc(), config.reassignLids());
+        this.routing = new RoutingStage(config.routingEngines(), new RoutingEngines.Options(config.rootGuids()));
+        this.activator = new PortActivator(config.maxOpVls(), config.subnetTimeout());
+        LocalPort lp = transport.localPort();
+        this.smInfo = new SmInfoAgent(transport, lp.portGuid(), config.priority());
+        this.traps = new TrapHandler(transport, this::requestSweep);
+        transport.onUnsolicited(m -> {
+            if (m.mad().length == org.ibtwin.mad.MadHeaders.MAD_SIZE && TrapHandler.isTrap(m.mad())) {
+                traps.accept(m);
+            } else {
+                smInfo.accept(m);
+            }
+        });
+        pipe.onTick(this::progress);
+        for (String p : lidManager.load()) {
+            this.log.warn(p);
+        }
+        if (config.guid2lid() != null) {
+            this.log.info("guid2lid: " + config.guid2lid() + " (" + lidManager.entries() + " entries)");
+        }
+    }
+
+    /** The routing chain, as names ("ftree", "updn", "minhop"). */
+    public List<String> routingChain() {
+        return routing.chain().names();
+    }
+
+    /** One heavy sweep: discover, assign LIDs, route, program LFTs, bring ports up. */
+    public SweepReport sweep() {
+        long t0 = System.nanoTime();
+        long smps0 = pipe.sent();
+        long failed0 = pipe.failed();
+        List<String> problems = new ArrayList<>();
+        sweeps++;
+        lastProgress = t0;
+
+        phase = "discovery";
+        Discovery.Result d = new Discovery(pipe).run();
+        Topology t = d.topology();
+        for (String s : d.duplicates()) {
+            warn(problems, s);
+        }
+        if (d.failedSmps() > 0) {
+            warn(problems, String.format("discovery: %,d SMPs failed%s", d.failedSmps(),
+                    d.failures().isEmpty() ? "" : "; first: " + String.join("; ", d.failures())));
+        }
+        if ((t.capabilityMask(t.smPort()) & Topology.CAP_IS_SM) == 0) {
+            warn(problems, "the SM's port " + t.portName(t.smPort()) + " does not have IsSM in its capability mask "
+                    + "(the transport did not register it as an SM)");
+        }
+        long t1 = System.nanoTime();
+        log.info(String.format(Locale.ROOT, "Discovery: %,d nodes (%,d switches, %,d CAs), %,d links, %,d SMPs in %s",
+                t.nodeCount(), t.switchCount(), t.caCount(), t.linkCount(), d.smps(), ms(t1 - t0)));
+
+        phase = "LIDs";
+        LidManager.Result lr = lidManager.assign(t);
+        for (String s : lr.problems()) {
+            warn(problems, s);
+        }
+        LidAssignment l = lr.lids();
+        int smLid = l.lid(t.smPort());
+        boolean saved = lidManager.persist();
+        long t2 = System.nanoTime();
+        int ends = t.endPorts().length;
+        log.info(String.format(Locale.ROOT, "LIDs: %,d end ports: %,d kept, %,d restored from guid2lid, %,d assigned"
+                        + "%s (LMC %d, top LID %d); SM LID %d%s", ends, l.kept(), l.restored(), l.assigned(),
+                l.unassigned() > 0 ? String.format(", %,d without a LID", l.unassigned()) : "", config.lmc(),
+                l.maxLid(), smLid, saved ? "; guid2lid saved" : ""));
+
+        phase = "routing";
+        SwitchGraph g = RoutingStage.graph(t, l);
+        RoutingEngines.Chain.Result rr = routing.route(g);
+        for (String s : rr.declined()) {
+            log.info("Routing: " + s + "; trying the next engine");
+        }
+        long t3 = System.nanoTime();
+        log.info(String.format(Locale.ROOT, "Routing: %s (%s): %,d switches, LIDs 1..%d in %s", rr.engine(),
+                rr.detail(), g.switches(), g.top(), ms(t3 - t2)));
+        if (config.checkRoutes()) {
+            RoutingCheck.Report c = RoutingCheck.check(g, rr.lfts());
+            String what = String.format(Locale.ROOT, "Routing check: %,d CA routes, %,d unreached, %s, longest %d "
+                    + "switch hops", c.routes(), c.unreached(), c.creditLoop() ? "CREDIT LOOP in the channel "
+                    + "dependency graph" : "no credit loop", c.maxHops());
+            if (c.ok()) {
+                log.info(what);
+            } else {
+                warn(problems, what + (c.failures().isEmpty() ? "" : "; " + String.join("; ", c.failures())));
+            }
+        }
+
+        phase = "LFTs";
+        LftWriter.Result wr = lftWriter.write(t, rr.lfts(), pipe);
+        for (String s : wr.failures()) {
+            warn(problems, "LFTs: " + s);
+        }
+        long t4 = System.nanoTime();
+        log.info(String.format(Locale.ROOT, "LFTs: %,d blocks written, %,d unchanged, on %,d switches in %s",
+                wr.blocksWritten(), wr.blocksUnchanged(), wr.switches(), ms(t4 - t3)));
+
+        phase = "ports";
+        PortActivator.Result ar = activator.activate(t, l, smLid, pipe);
+        for (String s : ar.failures()) {
+            warn(problems, "Ports: " + s);
+        }
+        long t5 = System.nanoTime();
+        log.info(String.format(Locale.ROOT, "Ports: %,d configured, %,d armed, %,d activated, %,d already active, "
+                + "in %s", ar.configured(), ar.armed(), ar.activated(), ar.active(), ms(t5 - t4)));
+
+        this.topology = t;
+        this.lids = l;
+        this.graph = g;
+        this.lfts = rr.lfts();
+        smInfo.state(SmInfoAgent.MASTER);
+        smInfo.activity();
+        long smps = pipe.sent() - smps0;
+        long failed = pipe.failed() - failed0;
+        // as OpenSM: a sweep with errors (SMPs lost or refused) does not bring the subnet up; the next one tries again
+        boolean up = failed == 0 && wr.failures().isEmpty();
+        lastSweepUp = up;
+        List<String> degraded = new ArrayList<>();
+        for (Topology.DegradedLink dl : t.degradedLinks()) {
+            String a = t.portName(dl.portA());
+            String b = t.portName(dl.portB());
+            degraded.add((a.compareTo(b) <= 0 ? a + " <-> " + b : b + " <-> " + a) + " " + dl.active() + " (could be "
+                    + dl.capable() + ")");
+        }
+        Duration total = Duration.ofNanos(t5 - t0);
+        if (up) {
+            log.info(String.format(Locale.ROOT, "SUBNET UP (sweep %d: %s, %,d SMPs)", sweeps, ms(t5 - t0), smps));
+        } else {
+            log.warn(String.format(Locale.ROOT, "SUBNET NOT UP: sweep %d finished in %s with %,d of %,d SMPs failed; "
+                    + "the next sweep tries again", sweeps, ms(t5 - t0), failed, smps));
+        }
+        phase = "";
+        return new SweepReport(t.nodeCount(), t.switchCount(), t.caCount(), t.linkCount(), degraded, ends, l.kept(),
+                l.restored(), l.assigned(), l.unassigned(), smLid, rr.engine(), rr.detail(), rr.declined(),
+                wr.blocksWritten(), wr.blocksUnchanged(), ar.armed(), ar.activated(), ar.active(), smps, failed,
+                Duration.ofNanos(t1 - t0), Duration.ofNanos(t2 - t1), Duration.ofNanos(t3 - t2),
+                Duration.ofNanos(t4 - t3), Duration.ofNanos(t5 - t4), total, up, problems);
+    }
+
+    /**
+     * A light sweep: SwitchInfo of every switch of the last heavy sweep. True when one reports a port state change
+     * or does not answer (the subnet changed, a heavy sweep is due); also true before the first heavy sweep and
+     * after one that did not bring the subnet up.
+     */
+    public boolean needsHeavySweep() {
+        Topology t = topology;
+        if (t == null || !lastSweepUp) {
+            return true;
+        }
+        AtomicBoolean changed = new AtomicBoolean();
+        for (int s = 0; s < t.switchCount(); s++) {
+            pipe.get(t.path(t.switchNode(s)), AttributeIds.SWITCH_INFO, 0, r -> {
+                if (!r.ok() || Topology.SI_STATE_CHANGE.get(r.data(), 0) != 0) {
+                    changed.set(true);
+                }
+            });
+        }
+        if (t.switchCount() == 0) {
+            pipe.get(new byte[0], AttributeIds.PORT_INFO, t.portNumber(t.smPort()), r -> {
+                if (!r.ok() || Topology.PI_STATE.get(r.data(), 0) != Topology.ACTIVE) {
+                    changed.set(true);
+                }
+            });
+        }
+        pipe.drain();
+        smInfo.activity();
+        return changed.get();
+    }
+
+    /**
+     * Sweeps until {@code stop} is set: a heavy sweep, then every sweep interval a light one, and a heavy one when
+     * the light one finds a change or {@link #requestSweep} asked for one. With a zero interval, one heavy sweep
+     * and then only the heavy sweeps asked for. A sweep that fails (the SM's port stops answering) is logged and the
+     * next one tried.
+     */
+    public void run(AtomicBoolean stop) {
+        safeSweep();
+        Duration every = config.sweepInterval();
+        while (!stop.get()) {
+            try {
+                long deadline = every.isZero() ? Long.MAX_VALUE : System.nanoTime() + every.toNanos();
+                while (!stop.get() && !sweepRequested.get() && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (stop.get()) {
+                return;
+            }
+            if (sweepRequested.getAndSet(false)) {
+                log.info("Heavy sweep requested");
+                safeSweep();
+            } else {
+                try {
+                    if (needsHeavySweep()) {
+                        log.info("Light sweep: the subnet changed; heavy sweep");
+                        safeSweep();
+                    }
+                } catch (RuntimeException e) {
+                    log.warn("light sweep failed: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void safeSweep() {
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            log.warn("sweep " + sweeps + " failed: " + e.getMessage());
+        }
+    }
+
+    /** Asks {@link #run} for a heavy sweep as soon as it can (from any thread). */
+    public void requestSweep() {
+        sweepRequested.set(true);
+    }
+
+    /** Discovery alone: the subnet as the SM's port sees it, nothing set. */
+    public Topology discover() {
+        return new Discovery(pipe).run().topology();
+    }
+
+    /** The topology of the last heavy sweep (null before the first). */
+    public Topology topology() {
+        return topology;
+    }
+
+    public LidAssignment lids() {
+        return lids;
+    }
+
+    public SwitchGraph switchGraph() {
+        return graph;
+    }
+
+    public Lfts lfts() {
+        return lfts;
+    }
+
+    /** SMPs sent since the SM started. */
+    public long smpsSent() {
+        return pipe.sent();
+    }
+
+    /** SubnSets of {@code attributeId} sent since the SM started (LinearForwardingTable: 0x19). */
+    public long setsSent(int attributeId) {
+        return pipe.sets(attributeId);
+    }
+
+    /** Heavy sweeps so far. */
+    public int sweeps() {
+        return sweeps;
+    }
+
+    /** Traps received (and repressed). */
+    public long trapsReceived() {
+        return traps.traps();
+    }
+
+    /** SMInfo queries answered. */
+    public long smInfoAnswered() {
+        return smInfo.answered();
+    }
+
+    /** Forgets the LFTs written, so the next sweep writes every block again. */
+    public void forgetLfts() {
+        lftWriter.forget();
+    }
+
+    /** Stops answering SMInfo (the transport is the caller's to close). */
+    public void detach() {
+        smInfo.state(SmInfoAgent.NOT_ACTIVE);
+        transport.onUnsolicited(null);
+    }
+
+    private void warn(List<String> problems, String line) {
+        problems.add(line);
+        log.warn(line);
+    }
+
+    private void progress() {
+        long now = System.nanoTime();
+        if (now - lastProgress >= 1_000_000_000L) {
+            lastProgress = now;
+            log.progress(String.format(Locale.ROOT, "sweep %d: %s, %,d SMPs sent", sweeps, phase, pipe.sent()));
+        }
+    }
+
+    static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+    }
+}

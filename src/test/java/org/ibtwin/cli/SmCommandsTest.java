@@ -1,0 +1,160 @@
+package org.ibtwin.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.Link;
+import org.ibtwin.model.PortState;
+import org.ibtwin.sim.IbsimServer;
+import org.ibtwin.sim.Twin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code ibtwin up} and {@code ibtwin sm} as a user runs them. */
+class SmCommandsTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @TempDir
+    Path dir;
+
+    private int run(String... args) {
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void upOnceBringsUpTheDefaultFabricAndSummarises() {
+        assertThat(run("up", "--once")).isZero();
+        assertThat(out.toString()).matches("(?s)"
+                + "ibtwin up: default fabric \\(built-in\\): 65 nodes \\(5 switches, 60 CAs\\), 120 links, 1 degraded\n"
+                + "  degraded: leaf02/33 <-> spine01/17 4xDDR \\(could be 4xHDR\\)\n"
+                + "  SM at node001/1 \\(port GUID 0x0002c90300000003\\), LID 6\n"
+                + "  LIDs: 65 end ports: 65 kept, 0 restored, 0 assigned\n"
+                + "  routing: minhop \\(shortest paths, balanced\\); 10 LFT blocks on 5 switches\n"
+                + "  ports: 240 active \\(0 activated now\\)\n"
+                + "SUBNET UP in [0-9.]+ m?s \\(536 SMPs; twin started in [0-9.]+ m?s\\)\n");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void upOnceOnAFabricFileWithGuid2lidAndAnEngineChain() throws Exception {
+        Path[] files = FabricFiles.write(FatTree.build(FatTreeSpec.of(3, 8, 64)), dir.resolve("lab"));
+        Path g2l = dir.resolve("guid2lid");
+        assertThat(run("up", "--once", files[1].toString(), "-R", "ftree,updn", "--guid2lid", g2l.toString(),
+                "--check-routes")).isZero();
+        assertThat(out.toString()).contains(": 104 nodes (40 switches, 64 CAs), 192 links, 0 degraded\n")
+                .contains("  LIDs: 104 end ports: 0 kept, 0 restored, 104 assigned\n")
+                .contains("  routing: ftree (3 levels, 16 leaves, 8 switches at the top")
+                .contains("  ports: 384 active (384 activated now)\n")
+                .contains("\nSUBNET UP in ");
+        assertThat(Files.readString(g2l)).hasLineCount(208);
+        out.getBuffer().setLength(0);
+        assertThat(run("up", "--once", files[1].toString(), "--guid2lid", g2l.toString(), "--json")).isZero();
+        JsonNode j = new ObjectMapper().readTree(out.toString());
+        assertThat(j.get("lidsRestored").asInt()).isEqualTo(104);
+        assertThat(j.get("lidsAssigned").asInt()).isZero();
+        assertThat(j.get("subnetUp").asBoolean()).isTrue();
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void upAttachesTheSmWhereToldAndSaysWhatItDoesNotSupport() {
+        assertThat(run("up", "--once", "-g", "0x0002c90380000001", "-F", "opensm.conf")).isZero();
+        assertThat(out.toString()).contains("  SM at leaf02/0 (port GUID 0x0002c90380000001), LID 2\n");
+        assertThat(err.toString()).isEqualTo("ibtwin up: warning: -F/--config is not supported yet; ignoring "
+                + "opensm.conf\n");
+        out.getBuffer().setLength(0);
+        assertThat(run("up", "--once", "--sm-node", "spine02")).isZero();
+        assertThat(out.toString()).contains("  SM at spine02/0 ");
+    }
+
+    @Test
+    void badSmOptionsAreOneLineAndExit2() {
+        assertThat(run("up", "--once", "-R", "ftree,lash")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin up: unknown routing engine \"lash\" (known: minhop, updn, "
+                + "ftree)\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("up", "--once", "-g", "0x1234")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin up: -g 0x0000000000001234: no CA port or switch with that GUID "
+                + "in the default fabric\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("up", "--once", "--lmc", "9")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin up: LMC must be 0..7, not 9\n");
+    }
+
+    @Test
+    void upServesTheIbsimEndpointAndAConsoleUntilQuit() throws Exception {
+        java.io.PipedOutputStream keys = new java.io.PipedOutputStream();
+        java.io.InputStream stdin = System.in;
+        int port = 17800 + java.util.concurrent.ThreadLocalRandom.current().nextInt(80);
+        System.setIn(new java.io.PipedInputStream(keys));
+        try {
+            int[] rc = {-1};
+            Thread up = new Thread(() -> rc[0] = run("up", "-p", Integer.toString(port), "-s", "1"));
+            up.start();
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (!out.toString().contains("Network simulator ready.") && up.isAlive()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(out.toString()).as(err.toString()).contains("ibsim endpoint on 127.0.0.1 (UDP " + port);
+            // a client of the endpoint sees the LIDs the SM gave out, and the SM answers SMInfo
+            try (var client = org.ibtwin.transport.IbsimClient.connect("127.0.0.1", port, "node005 mlx5_0", false)) {
+                var q = new org.ibtwin.diag.MadQuery(client);
+                byte[] ni = q.smpGet(org.ibtwin.mad.PortId.lid(1), org.ibtwin.mad.AttributeIds.NODE_INFO, 0);
+                assertThat(org.ibtwin.mad.SmpAttributes.NODE_INFO.get(ni, 0, "Guid")).isEqualTo(0x0002c90380000000L);
+                byte[] sm = q.smpGet(org.ibtwin.mad.PortId.lid(6), org.ibtwin.mad.AttributeIds.SM_INFO, 0);
+                assertThat(org.ibtwin.mad.SmpAttributes.SM_INFO.get(sm, 0, "SmState")).isEqualTo(3);
+            }
+            keys.write("sweep\nhelp\nquit\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            keys.flush();
+            up.join(20_000);
+            assertThat(up.isAlive()).isFalse();
+            assertThat(rc[0]).isZero();
+            assertThat(out.toString()).contains("sim> heavy sweep requested\nsim> ")
+                    .contains("  sweep                               ibtwin up: a heavy sweep by the SM now");
+        } finally {
+            System.setIn(stdin);
+        }
+    }
+
+    @Test
+    void smOnceBringsUpATwinServedOverTheIbsimProtocol() throws Exception {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        Twin twin = Twin.of(fabric);
+        try (IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
+            server.start(InetAddress.getLoopbackAddress(), 0);
+            SmCommand cmd = new SmCommand();
+            CommandLine cl = new CommandLine(cmd);
+            cmd.env = Map.of();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            int rc = cl.execute("-o", "--ibsim", "127.0.0.1:" + server.port(), "-R", "updn", "--check-routes");
+            assertThat(rc).as(out + "\n" + err).isZero();
+            assertThat(out.toString()).contains("ibtwin sm: attached at 127.0.0.1:" + server.port() + " node \"")
+                    .contains("Discovery: 22 nodes (6 switches, 16 CAs), 32 links, ")
+                    .contains("Routing check: 64 CA routes, 0 unreached, no credit loop")
+                    .contains("SUBNET UP (sweep 1: ");
+            for (Link l : fabric.links()) {
+                assertThat(twin.portState(l.a().node().name(), l.a().number())).isEqualTo(PortState.ACTIVE);
+                assertThat(twin.portState(l.b().node().name(), l.b().number())).isEqualTo(PortState.ACTIVE);
+            }
+            assertThat(server.clients()).isEmpty();
+        }
+    }
+}

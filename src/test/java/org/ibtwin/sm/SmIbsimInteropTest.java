@@ -1,0 +1,286 @@
+package org.ibtwin.sm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.ibtwin.cli.Main;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.LinkSpeed;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * ibtwin's SM against REAL ibsim: {@code ibtwin sm -o} brings up an {@code ibsim -r} (remote mode, ports in
+ * 17800..17890, a socket name of its own), then the real {@code ibnetdiscover} must show every port with a LID and
+ * the real {@code ibtracert} must get from every CA to every other (all pairs on the small fabric, a sample on the
+ * larger), both through libumad2sim. Without the tools the test is skipped with an {@code INTEROP SKIPPED:} notice;
+ * under CI=true their absence fails it.
+ */
+@Tag("interop")
+class SmIbsimInteropTest {
+    private static final Pattern CA_PORT = Pattern.compile(
+            "^\\[(\\d+)]\\(([0-9a-f]+)\\)\\s+\"[^\"]+\"\\[\\d+]\\s+#\\s+lid (\\d+) lmc \\d+ \"[^\"]*\" lid (\\d+)",
+            Pattern.MULTILINE);
+    private static final Pattern SWITCH = Pattern.compile("^Switch\\s+\\d+ \"[^\"]+\"\\s+# \"([^\"]*)\".* lid (\\d+) "
+            + "lmc", Pattern.MULTILINE);
+    private static final Pattern SWITCH_PORT = Pattern.compile("^\\[\\d+]\\s+\"[^\"]+\"\\[\\d+](\\([0-9a-f]+\\))?"
+            + "\\s+# \"[^\"]*\" lid (\\d+) ", Pattern.MULTILINE);
+
+    @TempDir
+    Path dir;
+
+    record Tools(Path ibsim, Path ibnetdiscover, Path ibtracert, Path umad2sim) {
+    }
+
+    private static Tools tools() {
+        Optional<Path> sim = exe("ibsim");
+        Optional<Path> disc = exe("ibnetdiscover");
+        Optional<Path> trace = exe("ibtracert");
+        Path so = Path.of("/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so");
+        List<String> missing = new ArrayList<>();
+        sim.ifPresentOrElse(p -> { }, () -> missing.add("ibsim"));
+        disc.ifPresentOrElse(p -> { }, () -> missing.add("ibnetdiscover"));
+        trace.ifPresentOrElse(p -> { }, () -> missing.add("ibtracert"));
+        if (!Files.isRegularFile(so)) {
+            missing.add("libumad2sim.so");
+        }
+        if (!missing.isEmpty()) {
+            String notice = "INTEROP SKIPPED: " + String.join(", ", missing) + " not found (install ibsim-utils "
+                    + "infiniband-diags); ibtwin sm interop with real ibsim not run";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail("CI=true but " + notice);
+            }
+            System.err.println(notice);
+            Assumptions.assumeTrue(false, notice);
+        }
+        return new Tools(sim.orElseThrow(), disc.orElseThrow(), trace.orElseThrow(), so);
+    }
+
+    private static Optional<Path> exe(String name) {
+        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
+        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/local/sbin"));
+        for (String d : dirs) {
+            Path p = d.isEmpty() ? null : Path.of(d, name);
+            if (p != null && Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @ParameterizedTest(name = "{0}-level, radix {1}, {2} hosts, -R {3}")
+    @CsvSource({"2, 8, 16, minhop, 0", "3, 8, 48, 'ftree,updn', 60", "2, 12, 36, updn, 80"})
+    void ourSmBringsUpRealIbsimAndTheRealToolsAgree(int levels, int radix, int hosts, String engines, int sample)
+            throws Exception {
+        Tools t = tools();
+        Fabric fabric = FatTree.build(FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.EDR));
+        Path net = FabricFiles.write(fabric, dir.resolve("lab"))[0];
+        try (RealIbsim sim = RealIbsim.start(t, net)) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cl = Main.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            int rc = cl.execute("sm", "-o", "--ibsim", "127.0.0.1:" + sim.port, "-R", engines, "--check-routes");
+            assertThat(rc).as(out + "\n" + err + "\n" + sim.log()).isZero();
+            assertThat(out.toString()).contains("SUBNET UP");
+            assertThat(err.toString()).isEmpty();
+
+            // ibnetdiscover: every switch and every CA port has a LID
+            Result disc = sim.run(t.ibnetdiscover.toString());
+            assertThat(disc.rc).as(disc.err).isZero();
+            Map<String, Integer> caLids = new LinkedHashMap<>();
+            Matcher m = CA_PORT.matcher(disc.out);
+            while (m.find()) {
+                caLids.put(m.group(2), Integer.parseInt(m.group(3)));
+            }
+            assertThat(caLids).hasSize(hosts);
+            assertThat(caLids.values()).doesNotContain(0).doesNotHaveDuplicates();
+            Matcher sw = SWITCH.matcher(disc.out);
+            int switches = 0;
+            while (sw.find()) {
+                switches++;
+                assertThat(Integer.parseInt(sw.group(2))).as(sw.group(1)).isPositive();
+            }
+            assertThat(switches).isEqualTo(fabric.switches().size());
+            Matcher sp = SWITCH_PORT.matcher(disc.out);
+            while (sp.find()) {
+                assertThat(Integer.parseInt(sp.group(2))).as(sp.group()).isPositive();
+            }
+
+            // ibtracert from every CA to every other (or a sample)
+            List<Integer> lids = new ArrayList<>(caLids.values());
+            List<int[]> pairs = new ArrayList<>();
+            for (int a : lids) {
+                for (int b : lids) {
+                    if (a != b) {
+                        pairs.add(new int[] {a, b});
+                    }
+                }
+            }
+            if (sample > 0 && sample < pairs.size()) {
+                java.util.Collections.shuffle(pairs, new Random(42));
+                pairs = pairs.subList(0, sample);
+            }
+            // three at a time: each is one of ibsim's ten client slots
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+            try {
+                List<java.util.concurrent.Future<String>> checks = new ArrayList<>();
+                for (int[] p : pairs) {
+                    checks.add(pool.submit(() -> {
+                        Result tr = sim.run(t.ibtracert.toString(), Integer.toString(p[0]), Integer.toString(p[1]));
+                        boolean ok = tr.rc == 0 && tr.out.contains("To ca ")
+                                && tr.out.contains(" lid " + p[1] + "-" + p[1] + " ");
+                        return ok ? null : "ibtracert " + p[0] + " " + p[1] + ": rc " + tr.rc + "\n" + tr.out + tr.err;
+                    }));
+                }
+                for (var c : checks) {
+                    assertThat(c.get()).isNull();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    record Result(int rc, String out, String err) {
+    }
+
+    /** {@code ibsim -r -l PORT -s -n NET} on a free base port in 17800..17879 (it takes the ten after it too). */
+    static final class RealIbsim implements AutoCloseable {
+        final Process process;
+        final int port;
+        final Path dir;
+        final Tools tools;
+
+        private RealIbsim(Process process, int port, Path dir, Tools tools) {
+            this.process = process;
+            this.port = port;
+            this.dir = dir;
+            this.tools = tools;
+        }
+
+        static RealIbsim start(Tools t, Path net) throws IOException, InterruptedException {
+            IOException last = null;
+            for (int tries = 0; tries < 6; tries++) {
+                int port = freeBase();
+                Path dir = net.getParent();
+                ProcessBuilder pb = new ProcessBuilder(t.ibsim.toString(), "-r", "-l", Integer.toString(port), "-s",
+                        "-n", net.getFileName().toString())
+                        .directory(dir.toFile()).redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("ibsim-" + port + ".log").toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+                pb.environment().remove("LD_PRELOAD");
+                pb.environment().put("IBSIM_SOCKNAME", "ibtwin-sm-" + ProcessHandle.current().pid() + "-" + port);
+                RealIbsim sim = new RealIbsim(pb.start(), port, dir, t);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (System.nanoTime() < deadline && sim.process.isAlive()
+                        && !sim.log().contains("Network simulator ready.")) {
+                    Thread.sleep(50);
+                }
+                if (sim.process.isAlive() && sim.log().contains("Network simulator ready.")) {
+                    return sim;
+                }
+                last = new IOException("ibsim did not start on " + port + ": " + sim.log());
+                sim.close();
+            }
+            throw last;
+        }
+
+        String log() {
+            try {
+                Path p = dir.resolve("ibsim-" + port + ".log");
+                return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
+            } catch (IOException e) {
+                return e.toString();
+            }
+        }
+
+        /** A real tool as an ibsim client through libumad2sim (remote mode). */
+        Result run(String... cmd) throws IOException, InterruptedException {
+            Path o = Files.createTempFile(dir, "out", ".txt");
+            Path e = Files.createTempFile(dir, "err", ".txt");
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(o.toFile())
+                    .redirectError(e.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            Map<String, String> env = pb.environment();
+            env.remove("IBSIM_SOCKNAME");
+            env.remove("SIM_HOST");
+            env.put("LD_PRELOAD", tools.umad2sim.toString());
+            env.put("IBSIM_SERVER_NAME", "127.0.0.1");
+            env.put("IBSIM_SERVER_PORT", Integer.toString(port));
+            Process p = pb.start();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(5, TimeUnit.SECONDS);
+                return new Result(-1, Files.readString(o), "timed out");
+            }
+            return new Result(p.exitValue(), Files.readString(o), Files.readString(e));
+        }
+
+        @Override
+        public void close() {
+            process.destroy();
+            try {
+                if (!process.waitFor(3, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    process.waitFor(3, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+
+        private static int freeBase() throws IOException {
+            for (int tries = 0; tries < 50; tries++) {
+                int base = 17800 + ThreadLocalRandom.current().nextInt(80);
+                List<DatagramSocket> held = new ArrayList<>();
+                boolean free = true;
+                try {
+                    for (int p = base; p <= base + 10; p++) {
+                        try {
+                            held.add(new DatagramSocket(new InetSocketAddress((InetAddress) null, p)));
+                        } catch (SocketException e) {
+                            free = false;
+                            break;
+                        }
+                    }
+                } finally {
+                    held.forEach(DatagramSocket::close);
+                }
+                if (free) {
+                    return base;
+                }
+            }
+            throw new IOException("no free UDP port range in 17800..17890");
+        }
+    }
+}
