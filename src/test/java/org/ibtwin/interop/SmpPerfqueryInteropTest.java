@@ -7,10 +7,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -476,72 +471,23 @@ class SmpPerfqueryInteropTest {
         }
     }
 
-    /** A real {@code ibsim -r} on a UDP port range of 17200..17290 of its own, and clients of it. */
+    /** A real {@code ibsim -r} ({@link RemoteIbsim}) on a UDP port range in 17200..17290, and clients of it. */
     static final class Remote implements AutoCloseable {
-        final Process process;
+        final RemoteIbsim ibsim;
         final int port;
         final Path dir;
-        final Path log;
-        private int runs;
+        final UmadClient client;
 
-        private Remote(Process process, int port, Path dir, Path log) {
-            this.process = process;
-            this.port = port;
+        private Remote(RemoteIbsim ibsim, Path dir) {
+            this.ibsim = ibsim;
+            this.port = ibsim.port();
             this.dir = dir;
-            this.log = log;
+            this.client = new UmadClient(tools.umad2sim, port, dir, null, TOOL_TIMEOUT);
         }
 
         static Remote start(Path net, Path dir) throws IOException, InterruptedException {
-            String last = "";
-            for (int tries = 0; tries < 6; tries++) {
-                int port = freeRange();
-                Path log = dir.resolve("ibsim-" + port + ".log");
-                List<String> cmd = new ArrayList<>(List.of(tools.ibsim.toString(), "-r", "-l",
-                        Integer.toString(port), "-s", "-n", net.getFileName().toString()));
-                ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                        .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-                pb.environment().remove("LD_PRELOAD");
-                pb.environment().put("IBSIM_SOCKNAME", "ibtwin-query-" + ProcessHandle.current().pid() + "-" + port);
-                Process p = pb.start();
-                Remote r = new Remote(p, port, dir, log);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (p.isAlive() && !RealTools.read(log).contains(RealTools.READY)
-                        && System.nanoTime() < deadline) {
-                    Thread.sleep(10);
-                }
-                if (p.isAlive() && RealTools.read(log).contains(RealTools.READY)) {
-                    return r;
-                }
-                last = RealTools.read(log);
-                r.close();
-            }
-            fail("ibsim -r did not start:\n" + last);
-            return null;
-        }
-
-        /** A base port P in 17200..17279 with P..P+10 free for UDP right now. */
-        private static int freeRange() throws IOException {
-            for (int tries = 0; tries < 50; tries++) {
-                int base = 17200 + ThreadLocalRandom.current().nextInt(80);
-                List<DatagramSocket> held = new ArrayList<>();
-                boolean free = true;
-                try {
-                    for (int p = base; p <= base + 10; p++) {
-                        try {
-                            held.add(new DatagramSocket(new InetSocketAddress((InetAddress) null, p)));
-                        } catch (SocketException e) {
-                            free = false;
-                            break;
-                        }
-                    }
-                } finally {
-                    held.forEach(DatagramSocket::close);
-                }
-                if (free) {
-                    return base;
-                }
-            }
-            throw new IOException("no free UDP port range in 17200..17290");
+            return new Remote(RemoteIbsim.start(tools.ibsim, net, 17200, 17280, List.of(), Duration.ofSeconds(10)),
+                    dir);
         }
 
         /** One {@code opensm -o}: LIDs for everyone. */
@@ -557,7 +503,7 @@ class SmpPerfqueryInteropTest {
                     .directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("opensm-sa.out").toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            env(pb.environment());
+            client.env(pb.environment());
             Process p = pb.start();
             Sm sm = new Sm(p);
             // the SA answers once the subnet is up (OpenSM's log is written late): ask it for our own port
@@ -588,39 +534,13 @@ class SmpPerfqueryInteropTest {
             }
         }
 
-        private void env(Map<String, String> env) {
-            for (String k : new String[] {"IBSIM_SOCKNAME", "SIM_HOST", "SIM_SET_ISSM"}) {
-                env.remove(k);
-            }
-            env.put("LD_PRELOAD", tools.umad2sim.toString());
-            env.put("IBSIM_SERVER_NAME", "127.0.0.1");
-            env.put("IBSIM_SERVER_PORT", Integer.toString(port));
-            env.put("OSM_CACHE_DIR", dir.toString());
-            env.put("OSM_TMP_DIR", dir.toString());
-        }
-
         /** A real tool, as a client of this ibsim through libumad2sim. */
         Result real(Path exe, String... args) throws IOException, InterruptedException {
-            int n = ++runs;
-            // the tools print their argv[0] in error lines: run them as "smpquery", as a shell user would
-            List<String> cmd = new ArrayList<>(List.of("/bin/bash", "-c", "exec -a \"$0\" " + exe + " \"$@\"",
-                    exe.getFileName().toString()));
-            cmd.addAll(List.of(args));
-            Path out = dir.resolve("run" + n + ".out");
-            Path err = dir.resolve("run" + n + ".err");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                    .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            env(pb.environment());
-            Process p = pb.start();
-            if (!p.waitFor(TOOL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                RealTools.stop(p);
-                fail(String.join(" ", cmd) + " still running after " + TOOL_TIMEOUT.toSeconds() + " s");
+            UmadClient.Result r = client.run(exe, args);
+            if (r.timedOut()) {
+                fail(r.command() + " still running after " + TOOL_TIMEOUT.toSeconds() + " s");
             }
-            String shown = exe.getFileName() + " " + String.join(" ", args);
-            Result r = new Result(shown, p.exitValue(), RealTools.read(out), RealTools.read(err));
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-            return r;
+            return new Result(r.command(), r.exit(), r.out(), r.err());
         }
 
         /** Ours, in this JVM: {@code ibtwin <args>} attached to this ibsim with --ibsim. */
@@ -685,7 +605,7 @@ class SmpPerfqueryInteropTest {
 
         @Override
         public void close() {
-            RealTools.stop(process);
+            ibsim.close();
         }
     }
 

@@ -1,0 +1,169 @@
+package org.ibtwin.interop;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code ibsim -r -l PORT -s -n [limits] NETFILE} for interop tests: remote (UDP) mode on loopback, on a free
+ * range of {@code PORT..PORT+10} drawn from the caller's own band of ports (never ibsim's default 7070, which other
+ * users of the machine may hold), under an {@code IBSIM_SOCKNAME} of its own, so that it never meets another ibsim.
+ * Clients reach it with {@code IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=port()} ({@link UmadClient} runs real
+ * tools so). {@link #close()} stops the one process it started, and nothing else.
+ *
+ * <p>Shared by the interop tests of every package (IbsimClient's, smpquery/perfquery's, the twin parity test).
+ */
+public final class RemoteIbsim implements AutoCloseable {
+    /** Where clients find it. */
+    public static final String HOST = "127.0.0.1";
+    /** ibsim's control port plus one data port per client slot. */
+    public static final int PORTS_USED = 11;
+    /** What ibsim prints once its network is up (its sockets are bound before). */
+    public static final String READY = "Network simulator ready.";
+
+    private static final int START_ATTEMPTS = 6;
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+    private final String command;
+    private final long readyNanos;
+
+    private RemoteIbsim(Process process, int port, Path log, String command, long readyNanos) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+        this.command = command;
+        this.readyNanos = readyNanos;
+    }
+
+    /** The ibsim on PATH (or in the sbin directories), if installed. */
+    public static java.util.Optional<Path> executable() {
+        return RealTools.executable("ibsim");
+    }
+
+    /**
+     * Starts ibsim on {@code netFile} in remote mode, with its control port drawn from {@code firstPort..lastPort}
+     * (the whole range {@code P..P+10} must fit below {@code lastPort + 10}), and waits until it is ready. ibsim runs
+     * in {@code netFile}'s directory and writes its output to {@code ibsim-PORT.log} there. A port taken between our
+     * check and ibsim's bind makes ibsim exit: then another range is tried.
+     *
+     * @param extra options before the net file, e.g. ibsim's limits ({@code -N -S -P -L})
+     * @throws IOException when ibsim exits before it is ready, or is not ready within {@code readyTimeout}
+     */
+    public static RemoteIbsim start(Path exe, Path netFile, int firstPort, int lastPort, List<String> extra,
+                                    Duration readyTimeout) throws IOException, InterruptedException {
+        Path dir = netFile.toAbsolutePath().getParent();
+        String last = "";
+        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            int port = freeRange(firstPort, lastPort);
+            Path log = dir.resolve("ibsim-" + port + ".log");
+            List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-r", "-l", Integer.toString(port), "-s",
+                    "-n"));
+            cmd.addAll(extra);
+            cmd.add(netFile.getFileName().toString());
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            pb.environment().remove("LD_PRELOAD");
+            pb.environment().put("IBSIM_SOCKNAME", "ibtwin-" + ProcessHandle.current().pid() + "-" + port);
+            long t0 = System.nanoTime();
+            Process p = pb.start();
+            String shown = String.join(" ", cmd);
+            long deadline = t0 + readyTimeout.toNanos();
+            while (p.isAlive() && !read(log).contains(READY) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            if (p.isAlive() && read(log).contains(READY)) {
+                return new RemoteIbsim(p, port, log, shown, System.nanoTime() - t0);
+            }
+            boolean timedOut = p.isAlive();
+            RealTools.stop(p);
+            last = "$ " + shown + "\n" + RealTools.tail(read(log));
+            if (timedOut) {
+                throw new IOException("ibsim not ready after " + readyTimeout.toSeconds() + " s\n" + last);
+            }
+        }
+        throw new IOException("ibsim -r did not start in " + START_ATTEMPTS + " attempts\n" + last);
+    }
+
+    /** A base port P in {@code first..last} with P..P+10 all free for UDP on this machine right now. */
+    public static int freeRange(int first, int last) throws IOException {
+        for (int tries = 0; tries < 100; tries++) {
+            int base = first + ThreadLocalRandom.current().nextInt(last - first + 1);
+            if (rangeFree(base)) {
+                return base;
+            }
+        }
+        throw new IOException("no free UDP port range P..P+10 with P in " + first + ".." + last);
+    }
+
+    private static boolean rangeFree(int base) {
+        List<DatagramSocket> held = new ArrayList<>();
+        try {
+            for (int p = base; p < base + PORTS_USED; p++) {
+                try {
+                    held.add(new DatagramSocket(new InetSocketAddress((InetAddress) null, p)));
+                } catch (SocketException e) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            held.forEach(DatagramSocket::close);
+        }
+    }
+
+    /** The control port (clients' IBSIM_SERVER_PORT). */
+    public int port() {
+        return port;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** What ibsim printed so far. */
+    public String output() {
+        return read(log);
+    }
+
+    /** The command line, as started. */
+    public String command() {
+        return command;
+    }
+
+    /** Launch to "Network simulator ready.", in milliseconds. */
+    public long readyMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(readyNanos);
+    }
+
+    /** ibsim's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Asks ibsim to stop, then kills it if it lingers. */
+    @Override
+    public void close() {
+        RealTools.stop(process);
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.exists(p) ? new String(Files.readAllBytes(p), StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return "(" + e + ")";
+        }
+    }
+}
