@@ -39,6 +39,8 @@ public final class Main implements Runnable {
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        // wide enough that every command's summary in --help stays on one line
+        cl.setUsageHelpWidth(130);
         cl.setParameterExceptionHandler(GenCommand::handleParseError);
         cl.setExecutionExceptionHandler(Main::handleFailure);
         return cl;

@@ -23,8 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * overlap; {@code -o} sweeps once and exits 0 when the subnet came up.
  */
 @Command(name = "sm", mixinStandardHelpOptions = true,
-        description = "Run ibtwin's subnet manager at a running `ibsim -r` (or ibtwin sim/up): discover, assign "
-                + "LIDs, route, program LFTs, bring ports up.",
+        description = "Run ibtwin's subnet manager at a running `ibsim -r` (or ibtwin sim): LIDs, routes, ports up.",
         footer = {"", "Attaches at --ibsim HOST:PORT, else IBSIM_SERVER_NAME/IBSIM_SERVER_PORT (127.0.0.1:7070), at "
                 + "the node --sim-host or SIM_HOST names (else ibsim's first node), or at the port -g names."})
 public final class SmCommand implements Callable<Integer> {
