@@ -81,6 +81,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <li>PortInfo fields OpenSM sets and ibsim's Set(PortInfo) ignores (ibsim 0.10 {@code sim_mad.c do_portinfo} keeps
  *     only LID, SMLID, LMC, HOQLife, PhysState, State, OperVLs, GidPrefix and the enabled width/speeds): the twin
  *     keeps them, as the specification says;</li>
+ * <li>a CA port without a link, which no SM configures: ibsim shows GidPrefix 0 and its {@code hcaport_down}
+ *     template's CapMask (no IsCapabilityMaskNoticeSupported); the twin fe80::/64 and the CapMask of its other
+ *     ports;</li>
  * <li>PMA: ibsim never counts PortUnicastXmit/RcvPkts, and its reset of PortCountersExtended clears PortXmitPkts
  *     twice and PortRcvPkts never ({@code sim_mad.c pc_ext_reset}).</li>
  * </ul>

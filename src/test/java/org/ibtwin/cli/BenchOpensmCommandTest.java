@@ -1,0 +1,61 @@
+package org.ibtwin.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.model.Fabric;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bench's sizes, ibsim limits and LID count; the runs themselves are a benchmark, not a test. */
+class BenchOpensmCommandTest {
+    @Test
+    void maxIsTheLargestThreeLevelTreeTheUnicastLidsHold() {
+        FatTreeSpec s = BenchOpensmCommand.spec("max");
+        int switches = FatTree.plan(s).switches();
+        assertThat(s.levels()).isEqualTo(3);
+        assertThat(s.radix()).isEqualTo(64);
+        assertThat(s.hosts() + switches).isLessThanOrEqualTo(0xBFFF);
+        assertThat(s.hosts() + 1 + FatTree.plan(s.withHosts(s.hosts() + 1)).switches()).isGreaterThan(0xBFFF);
+        assertThat(s.hosts()).isEqualTo(45_551);
+    }
+
+    @Test
+    void sizesPickTheSmallestRadixFromForty() {
+        assertThat(BenchOpensmCommand.spec("128")).satisfies(s -> {
+            assertThat(s.levels()).isEqualTo(2);
+            assertThat(s.radix()).isEqualTo(40);
+        });
+        assertThat(BenchOpensmCommand.spec("1024").levels()).isEqualTo(3);
+        assertThat(BenchOpensmCommand.spec("16384").radix()).isEqualTo(42);
+        assertThatThrownBy(() -> BenchOpensmCommand.spec("lots")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BenchOpensmCommand.spec("49000")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unicast LIDs");
+    }
+
+    @Test
+    void ibsimLimitsGrowWithTheFabricAndNeverShrink() {
+        assertThat(BenchOpensmCommand.limits(FatTree.build(FatTreeSpec.of(2, 8, 16))))
+                .containsExactly("-N", "2048", "-S", "256", "-P", "13312");
+        Fabric big = FatTree.build(BenchOpensmCommand.spec("32768"));
+        assertThat(BenchOpensmCommand.limits(big)).contains("-L", "49152");
+    }
+
+    @Test
+    void casWithALidComeFromGuid2lid(@TempDir Path dir) throws Exception {
+        Fabric f = FatTree.build(FatTreeSpec.of(2, 8, 4));
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+            long guid = f.cas().get(i).port(1).guid();
+            sb.append(String.format("0x%016x 0x%04x 0x%04x%n%n", guid, i + 10, i + 10));
+        }
+        sb.append(String.format("0x%016x 0x0000 0x0000%n", f.cas().get(3).port(1).guid()));
+        Path g = Files.writeString(dir.resolve("guid2lid"), sb);
+        assertThat(BenchOpensmCommand.casWithLid(f, g)).isEqualTo(3);
+        assertThat(BenchOpensmCommand.casWithLid(f, dir.resolve("none"))).isZero();
+    }
+}
