@@ -1194,12 +1194,7 @@ public final class Twin {
 
     /** How the link at a port trained, what it could do, its cable and the port at its other end. */
     public LinkStatus linkStatus(String nodeName, int port) {
-        lock.lock();
-        try {
-            return status(physicalPort(nodeName, port));
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> status(physicalPort(nodeName, port)));
     }
 
     private LinkStatus status(int g) {
@@ -1245,12 +1240,7 @@ public final class Twin {
     }
 
     public LinkLayer linkLayer(String nodeName, int port) {
-        lock.lock();
-        try {
-            return ethernet[physicalPort(nodeName, port)] ? LinkLayer.ETHERNET : LinkLayer.INFINIBAND;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> ethernet[physicalPort(nodeName, port)] ? LinkLayer.ETHERNET : LinkLayer.INFINIBAND);
     }
 
     // =====================================================================================================
@@ -1461,12 +1451,7 @@ public final class Twin {
 
     /** The drop rules in force, as "port attribute rate" descriptions. */
     public List<String> dropRates() {
-        lock.lock();
-        try {
-            return dropRules.describe(this);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> dropRules.describe(this));
     }
 
     // =====================================================================================================
@@ -1478,12 +1463,7 @@ public final class Twin {
 
     /** The traps not yet repressed, oldest first. */
     public List<PendingTrap> pendingTraps() {
-        lock.lock();
-        try {
-            return traps.list();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> traps.list());
     }
 
     /** Sends every pending trap again now (same TID); returns how many. */
@@ -1514,12 +1494,7 @@ public final class Twin {
 
     /** Traps sent so far, resends included. */
     public long trapsSent() {
-        lock.lock();
-        try {
-            return traps.sent;
-        } finally {
-            lock.unlock();
-        }
+        return lockedLong(() -> traps.sent);
     }
 
     /** The clock trap timeouts are measured by, in nanoseconds ({@link System#nanoTime} unless a test sets one). */
@@ -1554,59 +1529,29 @@ public final class Twin {
 
     /** The port's LID (a switch's LID is its port 0's). */
     public int lid(String nodeName, int port) {
-        lock.lock();
-        try {
-            return lid[globalPort(nodeName, port)];
-        } finally {
-            lock.unlock();
-        }
+        return lockedInt(() -> lid[globalPort(nodeName, port)]);
     }
 
     public int lmc(String nodeName, int port) {
-        lock.lock();
-        try {
-            return lmc[globalPort(nodeName, port)];
-        } finally {
-            lock.unlock();
-        }
+        return lockedInt(() -> lmc[globalPort(nodeName, port)]);
     }
 
     public PortState portState(String nodeName, int port) {
-        lock.lock();
-        try {
-            return PortState.ofCode(state[globalPort(nodeName, port)]);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> PortState.ofCode(state[globalPort(nodeName, port)]));
     }
 
     public PhysState physState(String nodeName, int port) {
-        lock.lock();
-        try {
-            return PhysState.ofCode(phys[globalPort(nodeName, port)]);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> PhysState.ofCode(phys[globalPort(nodeName, port)]));
     }
 
     /** The trained width of a port's link, null when down. */
     public LinkWidth activeWidth(String nodeName, int port) {
-        lock.lock();
-        try {
-            return PortCodes.width(widthAct[globalPort(nodeName, port)]);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> PortCodes.width(widthAct[globalPort(nodeName, port)]));
     }
 
     /** The trained speed of a port's link, null when down. */
     public LinkSpeed activeSpeed(String nodeName, int port) {
-        lock.lock();
-        try {
-            return PortCodes.speed(speedAct[globalPort(nodeName, port)]);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> PortCodes.speed(speedAct[globalPort(nodeName, port)]));
     }
 
     /** The model port whose LID range holds {@code lid}, or null. */
@@ -1636,12 +1581,7 @@ public final class Twin {
     }
 
     public int linearFdbTop(String switchName) {
-        lock.lock();
-        try {
-            return lftTop[switchOf(switchName)];
-        } finally {
-            lock.unlock();
-        }
+        return lockedInt(() -> lftTop[switchOf(switchName)]);
     }
 
     private int switchOf(String name) {
@@ -1654,12 +1594,7 @@ public final class Twin {
 
     /** A PortCounters counter of a port, as the PMA reports it. */
     public long counter(String nodeName, int port, PortCounter c) {
-        lock.lock();
-        try {
-            return pcValue(globalPort(nodeName, port), c.ordinal());
-        } finally {
-            lock.unlock();
-        }
+        return lockedLong(() -> pcValue(globalPort(nodeName, port), c.ordinal()));
     }
 
     /** Sets a PortCounters counter (a fault: symbol errors, link downed...), saturating at the field's width. */
@@ -1684,12 +1619,7 @@ public final class Twin {
     }
 
     public long extendedCounter(String nodeName, int port, ExtCounter c) {
-        lock.lock();
-        try {
-            return pcx[globalPort(nodeName, port) * PCX_SLOTS + c.ordinal()];
-        } finally {
-            lock.unlock();
-        }
+        return lockedLong(() -> pcx[globalPort(nodeName, port) * PCX_SLOTS + c.ordinal()]);
     }
 
     public void setExtendedCounter(String nodeName, int port, ExtCounter c, long value) {
@@ -1703,12 +1633,7 @@ public final class Twin {
 
     /** MADs dropped for {@code reason}. */
     public long drops(DropReason reason) {
-        lock.lock();
-        try {
-            return drops[reason.ordinal()];
-        } finally {
-            lock.unlock();
-        }
+        return lockedLong(() -> drops[reason.ordinal()]);
     }
 
     /** MADs dropped, all reasons. */
@@ -1727,22 +1652,12 @@ public final class Twin {
 
     /** MADs the attachments sent. */
     public long processed() {
-        lock.lock();
-        try {
-            return processed;
-        } finally {
-            lock.unlock();
-        }
+        return lockedLong(() -> processed);
     }
 
     /** MADs handed to sinks. */
     public long delivered() {
-        lock.lock();
-        try {
-            return delivered;
-        } finally {
-            lock.unlock();
-        }
+        return lockedLong(() -> delivered);
     }
 
     /**
@@ -1897,5 +1812,33 @@ public final class Twin {
     @Override
     public String toString() {
         return "Twin(" + nodeCount + " nodes, " + switchCount + " switches)";
+    }
+
+    /** Reads under the twin's lock: the inspection API sees one consistent state. */
+    private <T> T locked(java.util.function.Supplier<T> read) {
+        lock.lock();
+        try {
+            return read.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int lockedInt(java.util.function.IntSupplier read) {
+        lock.lock();
+        try {
+            return read.getAsInt();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long lockedLong(java.util.function.LongSupplier read) {
+        lock.lock();
+        try {
+            return read.getAsLong();
+        } finally {
+            lock.unlock();
+        }
     }
 }
