@@ -72,14 +72,9 @@ public final class SmCommand implements Callable<Integer> {
         where.ibsim = ibsim;
         where.simHost = simHost;
         where.env = env;
-        TransportOptions.Target target;
-        try {
-            target = where.target();
-        } catch (IllegalArgumentException e) {
-            if (ibsim != null) {
-                throw e;
-            }
-            target = new TransportOptions.Target("127.0.0.1", 7070, simHost != null ? simHost : env.get("SIM_HOST"));
+        TransportOptions.Target target = where.target();
+        if (target.isInProcess()) {   // the SM manages a fabric outside it: ibsim's default address
+            target = new TransportOptions.Target("127.0.0.1", 7070, target.simHost());
         }
         Long wanted = guid == null ? null : parseGuid(guid);
         IbsimClient client = connect(target, target.simHost());
