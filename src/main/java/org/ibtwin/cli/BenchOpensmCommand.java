@@ -15,6 +15,7 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -245,6 +246,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         long heapAfterLoad = usedHeap();
         resetPeaks();
         String simHost = TopologyWriter.id(f.cas().get(0));
+        double ready = seconds(TwinWarmup.run(Duration.ofSeconds(1)).toNanos());
         OpensmRun r;
         try (IbsimServer server = startServer(twin)) {
             r = opensm(opensm, so, server.port(), simHost, dir, null);
@@ -257,7 +259,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
             }
         }
         int withLid = casWithLid(f, dir.resolve("guid2lid"));
-        return new Run("twin", s.hosts(), f.switches().size(), load, 0, r.exit, r.launchToExit, r.launchToUp,
+        return new Run("twin", s.hosts(), f.switches().size(), load, ready, r.exit, r.launchToExit, r.launchToUp,
                 r.logFirstToUp, withLid, twinLids, r.errLines, r.rssKb, 0, heapAfterLoad, heapPeak, r.note);
     }
 
