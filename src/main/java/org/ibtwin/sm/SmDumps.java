@@ -85,8 +85,8 @@ public final class SmDumps {
                 if (r < 0) {
                     continue;
                 }
-                end(sb, t, l, smLid, g, "%06X");
-                end(sb, t, l, smLid, r, "%08X");
+                end(sb, t, l, smLid, g, false);
+                end(sb, t, l, smLid, r, true);
                 int state = up ? Topology.ACTIVE : t.linkState(g);
                 long cap = t.capabilityMask(defaultPort(t, g));
                 sb.append("PHY=").append(width((int) t.portInfoField(g, Topology.PI_LWA)))
@@ -107,16 +107,21 @@ public final class SmDumps {
         return t.isSwitch(n) ? t.port(n, 0) : g;
     }
 
-    private static void end(StringBuilder sb, Topology t, LidAssignment l, int smLid, int g, String venFormat) {
+    /**
+     * One end of a link. OpenSM prints the far end's VendorID with 8 digits, and its DeviceID, a 16-bit field,
+     * after a 32-bit byte swap (so 0xd2f0 shows as D2F00000); both kept, byte for byte.
+     */
+    private static void end(StringBuilder sb, Topology t, LidAssignment l, int smLid, int g, boolean far) {
         int n = t.portNode(g);
         int lid = l.lid(defaultPort(t, g));
         NodeType type = t.nodeType(n);
         String ty = type == NodeType.SWITCH ? "SW" : type == NodeType.CA ? "CA" : type == NodeType.ROUTER ? "Rt"
                 : "**";
         sb.append(String.format(Locale.ROOT, "{ %s%s Ports:%02X SystemGUID:%016x NodeGUID:%016x PortGUID:%016x VenID:"
-                        + venFormat + " DevID:%04X Rev:%08X {%s} LID:%04X PN:%02X } ", ty,
+                        + (far ? "%08X" : "%06X") + " DevID:%04X Rev:%08X {%s} LID:%04X PN:%02X } ", ty,
                 lid != 0 && lid == smLid ? "-SM" : "", t.numPorts(n), t.systemImageGuid(n), t.nodeGuid(n),
-                t.portGuid(g), t.vendorId(n), t.deviceId(n), t.revision(n), t.description(n), lid,
+                t.portGuid(g), t.vendorId(n), far ? (long) t.deviceId(n) << 16 : t.deviceId(n), t.revision(n),
+                t.description(n), lid,
                 t.portNumber(g)));
     }
 
