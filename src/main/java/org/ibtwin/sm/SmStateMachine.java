@@ -25,7 +25,8 @@ import org.ibtwin.mad.MadStatus;
  * {@code polling_retry_number} polls in a row unanswered (or answered by an SM that is no longer master) it goes
  * DISCOVERING, and, finding no other master, becomes MASTER. The LIDs the ports have are kept (the
  * {@link LidManager} keeps valid existing LIDs), so a takeover changes none.</li>
- * <li>A MASTER that finds, after a heavy sweep's discovery, an SM higher than itself hands over: SubnSet(SMInfo)
+ * <li>A MASTER that finds, after a heavy sweep's discovery, a STANDBY (or another MASTER) higher than itself hands
+ * over (a DISCOVERING one is left to find this master and go STANDBY first): SubnSet(SMInfo)
  * with attribute modifier HANDOVER, then STANDBY, polling the new master. The SM that receives HANDOVER answers,
  * becomes MASTER, sends SubnSet(SMInfo) ACKNOWLEDGE back and sweeps.</li>
  * <li>SubnSet(SMInfo) from a master: DISABLE takes a STANDBY to NOTACTIVE, STANDBY takes a NOTACTIVE SM back to
@@ -211,7 +212,8 @@ public final class SmStateMachine {
                     : "no master and no higher SM among " + found.size() + " found");
         }
         if (s == State.MASTER) {
-            RemoteSm h = highest(found, State.DISCOVERING, State.STANDBY, State.MASTER);
+            // not to a DISCOVERING SM: it decides by itself, finds this master and goes STANDBY; then the handover
+            RemoteSm h = highest(found, State.STANDBY, State.MASTER);
             if (h != null) {
                 return !handover(h);
             }
@@ -327,7 +329,7 @@ public final class SmStateMachine {
             return false;
         }
         List<RemoteSm> found = probe(t, false);
-        RemoteSm h = highest(found, State.DISCOVERING, State.STANDBY, State.MASTER);
+        RemoteSm h = highest(found, State.STANDBY, State.MASTER);
         if (h != null) {
             log.info("Light sweep: found higher " + h + "; heavy sweep");
             return true;

@@ -160,8 +160,9 @@ class SmStateMachineTest {
         fabric.twin.kill(fabric.transport.attachment());
         await("SM b MASTER and the subnet up", Duration.ofSeconds(10), () -> up(b), b);
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        // three polls 100 ms apart, each 2 x 50 ms unanswered, then a discovery and a sweep: well within 3 s
-        assertThat(ms).isLessThan(3000);
+        // the polling budget: three polls 100 ms apart, each 2 x 50 ms unanswered (600 ms), then a discovery, the
+        // dead master's SMInfo unanswered (100 ms) and a sweep; 4 s leaves room for a loaded machine
+        assertThat(ms).isLessThan(4000);
         assertThat(b.lines).anyMatch(l -> l.startsWith("Entering DISCOVERING state (from STANDBY): SM 0x")
                 && l.endsWith("missed 3 polls in a row"));
         assertThat(b.lines).anyMatch(l -> l.startsWith("Entering MASTER state (from DISCOVERING): "));
