@@ -1,4 +1,4 @@
-package org.ibtwin.sm;
+package org.ibtwin.transport;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -8,10 +8,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.ibtwin.mad.MadStatus;
 import org.ibtwin.mad.Methods;
-import org.ibtwin.transport.MadAddress;
-import org.ibtwin.transport.MadTimeoutException;
-import org.ibtwin.transport.MadTransport;
-import org.ibtwin.transport.MadTransportException;
 
 /**
  * Directed-route SMPs with several in flight, as OpenSM keeps {@code max_wire_smps} (4 by default) outstanding: a
@@ -23,22 +19,22 @@ import org.ibtwin.transport.MadTransportException;
  * flight. Everything but the completion hand-off runs on that one thread, so callers need no locks. Retries and
  * timeouts are the transport's: each request is sent up to {@code retries + 1} times, {@code timeout} each.
  */
-final class SmpPipe {
+public final class SmpPipe {
 
     /** What came back for one request. */
-    record Reply(byte[] mad, int status, String failure) {
+    public record Reply(byte[] mad, int status, String failure) {
         /** A GetResp with status 0. */
-        boolean ok() {
+        public boolean ok() {
             return mad != null && status == MadStatus.OK;
         }
 
         /** The 64 bytes of attribute data (a copy). */
-        byte[] data() {
+        public byte[] data() {
             return Arrays.copyOfRange(mad, Smp.DATA, Smp.DATA + Smp.DATA_SIZE);
         }
 
         /** Why it failed, for a log line: "timeout", "status 0x1c (...)". */
-        String why() {
+        public String why() {
             if (failure != null) {
                 return failure;
             }
@@ -48,7 +44,7 @@ final class SmpPipe {
 
     /** Runs on the draining thread with the answer to one request. */
     @FunctionalInterface
-    interface Callback {
+    public interface Callback {
         void done(Reply reply);
     }
 
@@ -74,7 +70,7 @@ final class SmpPipe {
     private final long[] setsByAttr = new long[0x40];
     private Runnable tick = () -> { };
 
-    SmpPipe(MadTransport transport, int window, Duration timeout, int retries) {
+    public SmpPipe(MadTransport transport, int window, Duration timeout, int retries) {
         this.transport = Objects.requireNonNull(transport, "transport");
         if (window < 1) {
             throw new IllegalArgumentException("at least one SMP must be allowed in flight, not " + window);
@@ -84,30 +80,30 @@ final class SmpPipe {
         this.retries = retries;
     }
 
-    int window() {
+    public int window() {
         return window;
     }
 
     /** The M_Key put in every SMP (0 by default). */
-    void mkey(long key) {
+    public void mkey(long key) {
         this.mkey = key;
     }
 
     /** Runs every 1024 answers (progress lines). */
-    void onTick(Runnable r) {
+    public void onTick(Runnable r) {
         this.tick = r == null ? () -> { } : r;
     }
 
-    void get(byte[] path, int attr, long modifier, Callback cb) {
+    public void get(byte[] path, int attr, long modifier, Callback cb) {
         queued.add(new Request(path, Methods.GET, attr, modifier, null, cb));
     }
 
-    void set(byte[] path, int attr, long modifier, byte[] data, Callback cb) {
+    public void set(byte[] path, int attr, long modifier, byte[] data, Callback cb) {
         queued.add(new Request(path, Methods.SET, attr, modifier, data.clone(), cb));
     }
 
     /** Sends everything queued, and everything the callbacks queue, until nothing is left in flight. */
-    void drain() {
+    public void drain() {
         while (true) {
             while (inFlight < window && !queued.isEmpty()) {
                 send(queued.poll());
@@ -169,17 +165,17 @@ final class SmpPipe {
     }
 
     /** SMPs sent so far (each request once, whatever the transport's retries). */
-    long sent() {
+    public long sent() {
         return sent;
     }
 
     /** Requests that failed: timed out, or answered with a non-zero status. */
-    long failed() {
+    public long failed() {
         return failed;
     }
 
     /** SubnSets of attribute {@code attr} sent so far. */
-    long sets(int attr) {
+    public long sets(int attr) {
         return attr < setsByAttr.length ? setsByAttr[attr] : 0;
     }
 }
