@@ -257,8 +257,7 @@ public final class NetDiscovery {
     private void probe(NetNode node, NetPort port, byte[] path) {
         int portNum = port.number();
         int local = (int) NetPort.LOCAL_PORT.get(port.info, 0);
-        boolean out = node.isSwitch() ? portNum != local
-                : node == fabric.from && portNum == fabric.fromPort;
+        boolean out = (node.isSwitch() && portNum != local) || (node == fabric.from && portNum == fabric.fromPort);
         if (portNum == 0 || port.physState() != NetPort.PHYS_LINK_UP || !out) {
             return;
         }

@@ -22,6 +22,7 @@ public final class NetFabric {
     int fromPort;
     int maxHops;
     long smps;
+    private long indexed;
 
     void add(NetNode n) {
         created.add(n);
@@ -30,6 +31,9 @@ public final class NetFabric {
 
     /** Records a port under its GUID and every LID of its range, first come first kept (as libibnetdisc's maps). */
     void index(NetPort p) {
+        if (p.indexed < 0) {
+            p.indexed = indexed++;
+        }
         byPortGuid.putIfAbsent(p.guid, p);
         int base = p.baseLid;
         if (base > 0 && base <= 0xbfff) {

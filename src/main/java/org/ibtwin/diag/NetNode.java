@@ -110,7 +110,7 @@ public final class NetNode {
         while (n < nodeDesc.length && nodeDesc[n] != 0) {
             n++;
         }
-        return new String(nodeDesc, 0, n, StandardCharsets.UTF_8);
+        return new String(nodeDesc, 0, n, StandardCharsets.ISO_8859_1);
     }
 
     /** SwitchInfo, or null (not a switch, or not answered). */

@@ -37,6 +37,7 @@ public final class NetPort {
     static final Field HOQ_LIFE = PI.field("HoqLife");
     static final Field VL_STALL = PI.field("VLStallCount");
     private static final Field MEPI_SPEED_ACTIVE = SmpAttributes.MLNX_EXT_PORT_INFO.field("LinkSpeedActive");
+    private static final Field MEPI_SPEED_SUPPORTED = SmpAttributes.MLNX_EXT_PORT_INFO.field("LinkSpeedSupported");
 
     /** PhysLinkState LinkUp. */
     public static final int PHYS_LINK_UP = 5;
@@ -52,6 +53,9 @@ public final class NetPort {
     NetPort remote;
     int baseLid;
     int lmc;
+    int extPortNum;
+    /** When its PortInfo first came (libibnetdisc's port table order, which its cache files keep); -1: never. */
+    long indexed = -1;
 
     NetPort(NetNode node, int number) {
         this.node = node;
@@ -118,6 +122,11 @@ public final class NetPort {
     /** Whether the FDR10 bit is set in the Mellanox extended port info. */
     public boolean fdr10() {
         return extInfo != null && (MEPI_SPEED_ACTIVE.get(extInfo, 0) & 1) != 0;
+    }
+
+    /** Whether the FDR10 bit is set in the Mellanox extended port info's supported speeds. */
+    public boolean fdr10Supported() {
+        return extInfo != null && (MEPI_SPEED_SUPPORTED.get(extInfo, 0) & 1) != 0;
     }
 
     /**
