@@ -88,6 +88,7 @@ public final class IbnetdiscoverCommand extends ScanCommand {
         checkCommonOptions();
         int diffFlags = NetDiff.ibnetdiscoverFlags(diffcheck);
         if (diffFlags < 0) {
+            spec.commandLine().getErr().println("invalid diff check key: " + NetDiff.badKey(diffcheck, false));
             return usage();
         }
         NodeNameMap names = names();

@@ -96,7 +96,7 @@ public final class NetCache {
         return data == null ? new byte[DATA] : Arrays.copyOf(data, DATA);
     }
 
-    /** Reads a cache file as libibnetdisc rebuilds it: nodes listed in the reverse of the file's order. */
+    /** Reads a cache file as libibnetdisc rebuilds it: nodes listed in the file's order. */
     public static NetFabric read(Path file) throws IOException, BadCache {
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
         try {
@@ -168,16 +168,18 @@ public final class NetCache {
                 }
                 portOrder.add(placeholder);
             }
-            // nodes: the library prepends each record it reads, so its list is the file's order reversed
+            // the library stacks the records it reads, then rebuilds its node list from that stack by prepending
+            // again: its lists come out in the file's order, as they were when cached; its port table is filled
+            // in the stack's order
+            List<NetNode> stack = new ArrayList<>(fileOrder);
+            java.util.Collections.reverse(stack);
             Map<Long, NetNode> byGuid = new HashMap<>();
-            for (int i = fileOrder.size() - 1; i >= 0; i--) {
-                byGuid.putIfAbsent(fileOrder.get(i).guid(), fileOrder.get(i));
-            }
-            for (NetNode n : fileOrder) {
+            for (NetNode n : stack) {
+                byGuid.putIfAbsent(n.guid(), n);
                 f.add(n);
             }
             Map<NetPort, NetPort> real = new HashMap<>();
-            for (NetNode n : fileOrder) {
+            for (NetNode n : stack) {
                 for (long[] k : keys.get(n)) {
                     NetPort ph = ports.get(k[0] + ":" + k[1]);
                     int num = (int) k[1];

@@ -96,6 +96,7 @@ public final class NetDiscovery {
     private NetDiscovery(MadTransport t, Config cfg, int initialHops) {
         this.cfg = cfg;
         this.pipe = new SmpPipe(t, cfg.maxSmps(), cfg.timeout(), cfg.retries());
+        pipe.answerInOrder(true);
         if (cfg.mkey() != 0) {
             pipe.mkey(cfg.mkey());
         }

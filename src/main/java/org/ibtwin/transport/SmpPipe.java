@@ -3,6 +3,7 @@ package org.ibtwin.transport;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -51,7 +52,7 @@ public final class SmpPipe {
     private record Request(byte[] path, int method, int attr, long modifier, byte[] data, Callback callback) {
     }
 
-    private record Done(Request request, byte[] mad, Throwable failure) {
+    private record Done(Request request, long seq, byte[] mad, Throwable failure) {
     }
 
     private final MadTransport transport;
@@ -62,6 +63,10 @@ public final class SmpPipe {
     private final LinkedBlockingQueue<Done> done = new LinkedBlockingQueue<>();
     private int inFlight;
     private long mkey;
+    private boolean inOrder;
+    private long sendSeq;
+    private long nextSeq;
+    private final HashMap<Long, Done> early = new HashMap<>();
 
     // counters, touched on the draining thread only
     private long sent;
@@ -87,6 +92,15 @@ public final class SmpPipe {
     /** The M_Key put in every SMP (0 by default). */
     public void mkey(long key) {
         this.mkey = key;
+    }
+
+    /**
+     * Whether callbacks run in the order the requests were sent, whatever order their answers complete in (a
+     * transport may complete futures on other threads): what a tool sees of a simulator that answers one request
+     * after the other, so that what it finds comes out in the same order every time. Off by default.
+     */
+    public void answerInOrder(boolean on) {
+        this.inOrder = on;
     }
 
     /** Runs every 1024 answers (progress lines). */
@@ -118,14 +132,24 @@ public final class SmpPipe {
                 Thread.currentThread().interrupt();
                 throw new MadTransportException("interrupted while waiting for SMPs");
             }
-            inFlight--;
-            complete(d);
+            if (!inOrder) {
+                inFlight--;
+                complete(d);
+                continue;
+            }
+            early.put(d.seq, d);
+            while ((d = early.remove(nextSeq)) != null) {
+                nextSeq++;
+                inFlight--;
+                complete(d);
+            }
         }
     }
 
     private void send(Request r) {
         long tid = transport.nextTid();
         byte[] mad = Smp.request(tid, r.method, r.attr, r.modifier, r.path, r.data, mkey);
+        long seq = sendSeq++;
         inFlight++;
         sent++;
         if (r.method == Methods.SET && r.attr < setsByAttr.length) {
@@ -133,9 +157,9 @@ public final class SmpPipe {
         }
         try {
             transport.request(mad, MadAddress.directed(), timeout, retries)
-                    .whenComplete((resp, ex) -> done.add(new Done(r, resp, ex)));
+                    .whenComplete((resp, ex) -> done.add(new Done(r, seq, resp, ex)));
         } catch (RuntimeException e) {
-            done.add(new Done(r, null, e));
+            done.add(new Done(r, seq, null, e));
         }
     }
 
