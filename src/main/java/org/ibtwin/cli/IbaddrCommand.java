@@ -17,6 +17,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -34,6 +35,14 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibaddr -L 32              # show decimal lid range only",
             "  ibtwin ibaddr -g 32              # show gid address only"})
 public final class IbaddrCommand extends DiagCommand {
+    @Mixin
+    DiagOptions diag;
+
+    @Override
+    DiagOptions diag() {
+        return diag;
+    }
+
     @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
     boolean direct;
 

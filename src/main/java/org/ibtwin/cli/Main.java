@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
         subcommands = {TopoCommand.class, GenCommand.class, SimCommand.class, UpCommand.class, SmCommand.class,
             SmpqueryCommand.class, IbstatCommand.class, IbstatusCommand.class, IbvDevinfoCommand.class,
             SminfoCommand.class, IbaddrCommand.class, IbportstateCommand.class, IbrouteCommand.class,
+            IbnetdiscoverCommand.class, IblinkinfoCommand.class, NodeListCommand.Hosts.class,
+            NodeListCommand.Switches.class, NodeListCommand.Nodes.class,
             PerfqueryCommand.class, PerftestCommand.WriteBw.class, PerftestCommand.ReadBw.class,
             PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.MadStatus;
+import org.ibtwin.transport.SmpPipe;
 
 /**
  * The SM's state (IBA 14.4): DISCOVERING, STANDBY, MASTER, NOTACTIVE, and what moves it from one to another. It

@@ -19,6 +19,7 @@ import org.ibtwin.sim.TwinTransport;
 import org.ibtwin.sm.SmStateMachine.State;
 import org.ibtwin.sm.routing.RoutingCheck;
 import org.ibtwin.transport.MadTransport;
+import org.ibtwin.transport.SmpPipe;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
