@@ -21,8 +21,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin sm}: ibtwin's subnet manager as a client of a running ibsim in remote mode ({@code ibsim -r}) or of
- * {@code ibtwin sim}/{@code ibtwin up}'s ibsim endpoint, attached as the port's SM. Options are opensm's where they
- * overlap; {@code -o} sweeps once and exits 0 when the subnet came up.
+ * {@code ibtwin sim}/{@code ibtwin up}'s ibsim endpoint, attached as the port's SM, run by its {@link SmStateMachine}
+ * (DISCOVERING, then MASTER or STANDBY). Options are opensm's where they overlap (and its opensm.conf names for
+ * sminfo_polling_timeout, polling_retry_number, sm_key); {@code -o} discovers once and exits 0 when the subnet came
+ * up, or went STANDBY under another master.
  */
 @Command(name = "sm", mixinStandardHelpOptions = true,
         description = "Run ibtwin's subnet manager at a running `ibsim -r` (or ibtwin sim): LIDs, routes, ports up.",
