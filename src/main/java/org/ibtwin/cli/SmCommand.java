@@ -21,8 +21,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin sm}: ibtwin's subnet manager as a client of a running ibsim in remote mode ({@code ibsim -r}) or of
- * {@code ibtwin sim}/{@code ibtwin up}'s ibsim endpoint, attached as the port's SM. Options are opensm's where they
- * overlap; {@code -o} sweeps once and exits 0 when the subnet came up.
+ * {@code ibtwin sim}/{@code ibtwin up}'s ibsim endpoint, attached as the port's SM, run by its {@link SmStateMachine}
+ * (DISCOVERING, then MASTER or STANDBY). Options are opensm's where they overlap (and its opensm.conf names for
+ * sminfo_polling_timeout, polling_retry_number, sm_key); {@code -o} discovers once and exits 0 when the subnet came
+ * up, or went STANDBY under another master.
  */
 @Command(name = "sm", mixinStandardHelpOptions = true,
         description = "Run ibtwin's subnet manager at a running `ibsim -r` (or ibtwin sim): LIDs, routes, ports up.",
@@ -67,6 +69,11 @@ public final class SmCommand implements Callable<Integer> {
             description = "Unanswered polls in a row before a standby takes over (default: ${DEFAULT-VALUE}).")
     int pollingRetries;
 
+    @Option(names = "--sm_key", paramLabel = "<key>", defaultValue = "0x0000000000000001",
+            description = "SM_Key (64-bit): SMs with another key ignore each other (default: OpenSM's, "
+                    + "${DEFAULT-VALUE}).")
+    String smKey;
+
     @Option(names = "--dump-dir", paramLabel = "<dir>",
             description = "Write OpenSM's dumps there after each sweep as master: opensm-subnet.lst, "
                     + "opensm-lfts.dmp, ibtwin-balance.txt.")
@@ -92,6 +99,7 @@ public final class SmCommand implements Callable<Integer> {
             throw new IllegalArgumentException("-p/--priority must be 0..15, not " + priority);
         }
         SmStateMachine.Polling polling = new SmStateMachine.Polling(Duration.ofMillis(pollingMs), pollingRetries);
+        long key = parseKey(smKey);
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), priority, err, "ibtwin sm");
         TransportOptions where = new TransportOptions();
         where.ibsim = ibsim;
@@ -102,7 +110,9 @@ public final class SmCommand implements Callable<Integer> {
             target = new TransportOptions.Target("127.0.0.1", 7070, target.simHost());
         }
         Long wanted = guid == null ? null : parseGuid(guid);
-        IbsimClient client = connect(target, target.simHost());
+        // attached without IsSM: the bit goes on once the SM answers SMInfo (another SM sweeping on the trap the bit
+        // sends must find an answer there, OpenSM waits for one)
+        IbsimClient client = connect(target, target.simHost(), false);
         if (wanted != null && client.localPort().portGuid() != wanted) {
             String node;
             try {
@@ -110,7 +120,7 @@ public final class SmCommand implements Callable<Integer> {
             } finally {
                 client.close();
             }
-            client = connect(target, node);
+            client = connect(target, node, false);
             if (client.localPort().portGuid() != wanted) {
                 client.close();
                 throw new IllegalArgumentException(String.format("-g 0x%016x: attaching at node \"%s\" gave port "
@@ -125,7 +135,8 @@ public final class SmCommand implements Callable<Integer> {
                     + "routing %s", target.host(), target.port(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
                     priority, cfg.routingEngines()));
             SubnetManager manager = new SubnetManager(t, cfg, log);
-            SmStateMachine machine = new SmStateMachine(manager, polling, log);
+            SmStateMachine machine = new SmStateMachine(manager, polling, key, log);
+            t.setIsSm(true);
             if (dumpDir != null) {
                 manager.onSweep(SmDumps.writer(dumpDir, log));
             }
@@ -164,9 +175,9 @@ public final class SmCommand implements Callable<Integer> {
         }
     }
 
-    private static IbsimClient connect(TransportOptions.Target target, String node) {
+    private static IbsimClient connect(TransportOptions.Target target, String node, boolean sm) {
         try {
-            return IbsimClient.connect(target.host(), target.port(), node, true, TransportOptions.CONNECT_TIMEOUT);
+            return IbsimClient.connect(target.host(), target.port(), node, sm, TransportOptions.CONNECT_TIMEOUT);
         } catch (MadTransportException e) {
             throw new IllegalArgumentException("cannot attach as SM to ibsim at " + target + (node == null ? ""
                     : " node \"" + node + "\"") + ": " + e.getMessage());
@@ -185,6 +196,15 @@ public final class SmCommand implements Callable<Integer> {
         }
         throw new IllegalArgumentException(String.format("-g 0x%016x: no port with that GUID in the subnet "
                 + "(%d nodes discovered)", wanted, t.nodeCount()));
+    }
+
+    private static long parseKey(String s) {
+        String t = s.strip().toLowerCase(java.util.Locale.ROOT);
+        try {
+            return t.startsWith("0x") ? Long.parseUnsignedLong(t.substring(2), 16) : Long.parseUnsignedLong(t);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--sm_key " + s + ": not a 64-bit key (like 0x0000000000000001)");
+        }
     }
 
     static long parseGuid(String s) {

@@ -15,8 +15,8 @@ import org.ibtwin.transport.ReceivedMad;
 import org.ibtwin.transport.Smp;
 
 /**
- * Answers SubnGet(SMInfo) at the SM's port, LID routed or directed route, with the SM's GUID (its port GUID), SM_Key
- * 0, ActCount, priority and state (DISCOVERING until the first sweep is done, then MASTER): what {@code sminfo} and
+ * Answers SubnGet(SMInfo) at the SM's port, LID routed or directed route, with the SM's GUID (its port GUID), its
+ * SM_Key (no M_Key is in use, so every requester may see it, as with OpenSM), ActCount, priority and state (DISCOVERING until the first sweep is done, then MASTER): what {@code sminfo} and
  * another SM polling this one see. A SubnSet(SMInfo) (HANDOVER, ACKNOWLEDGE, DISABLE, STANDBY, DISCOVER in its
  * attribute modifier) goes to the {@link SetHandler} (the {@link SmStateMachine}), which says whether it is legal:
  * the answer carries this SM's SMInfo as it was when the Set arrived, status 0 or "invalid field". Everything else
@@ -48,6 +48,7 @@ final class SmInfoAgent implements Consumer<ReceivedMad> {
     private final long guid;
     private final int priority;
     private volatile int state = DISCOVERING;
+    private volatile long smKey;
     private final AtomicLong actCount = new AtomicLong();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong ignored = new AtomicLong();
@@ -74,6 +75,15 @@ final class SmInfoAgent implements Consumer<ReceivedMad> {
         return priority;
     }
 
+    /** The SM_Key this SM answers with (0 until the state machine sets it). */
+    void smKey(long key) {
+        this.smKey = key;
+    }
+
+    long smKey() {
+        return smKey;
+    }
+
     void onSet(SetHandler h) {
         this.setHandler = h;
     }
@@ -82,7 +92,7 @@ final class SmInfoAgent implements Consumer<ReceivedMad> {
     byte[] smInfo(int s) {
         byte[] d = new byte[Smp.DATA_SIZE];
         GUID.set(d, 0, guid);
-        KEY.set(d, 0, 0);
+        KEY.set(d, 0, smKey);
         ACT.set(d, 0, actCount.get() & 0xffffffffL);
         PRIORITY.set(d, 0, priority);
         STATE.set(d, 0, s);
@@ -90,10 +100,10 @@ final class SmInfoAgent implements Consumer<ReceivedMad> {
     }
 
     /** The fields of an SMInfo (64 bytes of SMP data). */
-    record Info(long guid, int priority, int state, long actCount) {
+    record Info(long guid, long smKey, int priority, int state, long actCount) {
         static Info of(byte[] data) {
-            return new Info(GUID.get(data, 0), (int) PRIORITY.get(data, 0), (int) STATE.get(data, 0),
-                    ACT.get(data, 0));
+            return new Info(GUID.get(data, 0), KEY.get(data, 0), (int) PRIORITY.get(data, 0),
+                    (int) STATE.get(data, 0), ACT.get(data, 0));
         }
     }
 

@@ -10,7 +10,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.mad.Layout;
+import org.ibtwin.mad.MadHeaders;
 import org.ibtwin.mad.MadStatus;
+import org.ibtwin.mad.Methods;
+import org.ibtwin.mad.MgmtClasses;
+import org.ibtwin.mad.SmpAttributes;
+import org.ibtwin.transport.MadAddress;
+import org.ibtwin.transport.MadTransport;
 import org.ibtwin.transport.SmpPipe;
 
 /**
@@ -98,6 +105,7 @@ public final class SmStateMachine {
     private final Polling polling;
     private final long guid;
     private final int priority;
+    private final long smKey;
     private final ConcurrentLinkedQueue<Runnable> actions = new ConcurrentLinkedQueue<>();
     private final AtomicReference<List<String>> changes = new AtomicReference<>(List.of());
 
@@ -109,13 +117,27 @@ public final class SmStateMachine {
     private int misses;
     private List<RemoteSm> others = List.of();
 
+    /** OpenSM's default SM_Key (its {@code sm_key}): SMs with another key ignore each other. */
+    public static final long DEFAULT_SM_KEY = 1;
+
+    /** With OpenSM's default SM_Key. */
     public SmStateMachine(SubnetManager sm, Polling polling, SmLog log) {
+        this(sm, polling, DEFAULT_SM_KEY, log);
+    }
+
+    /**
+     * @param smKey this SM's SM_Key: its SMInfo answers carry it, and another SM whose SMInfo carries a different one
+     *              is ignored, as OpenSM ignores it (unless the key is 0)
+     */
+    public SmStateMachine(SubnetManager sm, Polling polling, long smKey, SmLog log) {
         this.sm = Objects.requireNonNull(sm, "sm");
         this.agent = sm.smInfoAgent();
         this.log = log == null ? SmLog.quiet() : log;
         this.polling = Objects.requireNonNull(polling, "polling");
         this.guid = agent.guid();
         this.priority = agent.priority();
+        this.smKey = smKey;
+        agent.smKey(smKey);
         agent.state(State.DISCOVERING.ordinal());
         agent.onSet(this::onSet);
     }
@@ -201,12 +223,14 @@ public final class SmStateMachine {
             for (RemoteSm o : found) {
                 if (o.state() == State.MASTER) {
                     toStandby(o, State.DISCOVERING, "found master " + o);
+                    notifyMaster(t, o);
                     return false;
                 }
             }
             RemoteSm h = highest(found, State.DISCOVERING, State.STANDBY);
             if (h != null) {
                 toStandby(h, State.DISCOVERING, "found higher " + h);
+                notifyMaster(t, h);
                 return false;
             }
             return transition(State.DISCOVERING, State.MASTER, found.isEmpty() ? "no other SM found"
@@ -226,6 +250,51 @@ public final class SmStateMachine {
             return true;
         }
         return false;
+    }
+
+    /**
+     * A new standby tells the master it is there, as OpenSM's does: trap 144 (local changes) from this SM's port to
+     * the master's LID, so that the master sweeps, finds this SM and, were it higher, hands over. (The IsSM bit,
+     * whose change the port's SMA reports by itself, may have been set before this SM could answer SMInfo.) Sent
+     * once; nothing when either port has no LID yet.
+     */
+    private void notifyMaster(Topology t, RemoteSm m) {
+        int ours = t.lid(t.smPort());
+        int theirs = 0;
+        for (int g = 0; g < t.portSlots(); g++) {
+            if (t.portGuid(g) == m.guid() && t.hasPortInfo(g)) {
+                int n = t.portNode(g);
+                theirs = t.lid(t.isSwitch(n) ? t.port(n, 0) : g);
+                break;
+            }
+        }
+        if (ours == 0 || theirs == 0) {
+            return;
+        }
+        MadTransport tr = sm.transport();
+        byte[] mad = new byte[MadHeaders.MAD_SIZE];
+        Layout h = MadHeaders.SMP_LID;
+        h.set(mad, 0, "MadBaseVersion", 1);
+        h.set(mad, 0, "MadMgmtClass", MgmtClasses.SUBN_LID);
+        h.set(mad, 0, "MadClassVersion", 1);
+        h.set(mad, 0, "MadMethod", Methods.TRAP);
+        h.set(mad, 0, "MadTRID", tr.nextTid() & 0xffffffffL);
+        h.set(mad, 0, "MadAttr", AttributeIds.NOTICE);
+        Layout n = SmpAttributes.NOTICE_TRAP_144;
+        int d = MadHeaders.SMP_DATA_OFFSET;
+        n.set(mad, d, "NoticeIsGeneric", 1);
+        n.set(mad, d, "NoticeType", 4);   // informational
+        n.set(mad, d, "NoticeProducerType", t.nodeType(t.smNode()).code());
+        n.set(mad, d, "NoticeTrapNumber", 144);
+        n.set(mad, d, "NoticeIssuerLID", ours);
+        n.set(mad, d, "NoticeDataTrap144LID", ours);
+        n.set(mad, d, "NoticeDataTrap144CapMask", t.capabilityMask(t.smPort()));
+        try {
+            tr.send(mad, MadAddress.smp(theirs));
+            log.info("Trap 144 sent to the master at LID " + theirs);
+        } catch (RuntimeException e) {
+            log.warn("trap 144 to the master at LID " + theirs + ": " + e.getMessage());
+        }
     }
 
     /** SubnGet(SMInfo) to every other port with IsSM: those that answer. */
@@ -250,6 +319,13 @@ public final class SmStateMachine {
                     return;
                 }
                 SmInfoAgent.Info i = SmInfoAgent.Info.of(r.data());
+                if (smKey != 0 && i.smKey() != smKey && i.guid() != guid) {
+                    if (verbose) {
+                        log.warn(String.format(Locale.ROOT, "SM 0x%016x at %s has SM_Key 0x%016x, not ours: ignored",
+                                i.guid(), where, i.smKey()));
+                    }
+                    return;
+                }
                 if (i.guid() != guid) {
                     found.add(new RemoteSm(i.guid(), i.priority(), State.of(i.state()), i.actCount(), where, path));
                 }

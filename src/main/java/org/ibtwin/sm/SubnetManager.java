@@ -281,6 +281,10 @@ public final class SubnetManager {
         return pipe;
     }
 
+    MadTransport transport() {
+        return transport;
+    }
+
     SmInfoAgent smInfoAgent() {
         return smInfo;
     }

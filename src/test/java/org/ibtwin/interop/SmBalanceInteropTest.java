@@ -112,6 +112,22 @@ class SmBalanceInteropTest {
                 theirs.levelStats(1, true), ours.worstSwitchSpread(true), theirs.worstSwitchSpread(true));
     }
 
+    /** {@code ibtwin bench sm --ibsim}: both SMs bring the same fabric up on fresh real ibsims, figures printed. */
+    @org.junit.jupiter.api.Test
+    void benchSmIbsimTimesBothSms() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int rc = cl.execute("bench", "sm", "--ibsim", "--sizes", "32", "--port", Integer.toString(FIRST_PORT));
+        assertThat(rc).as(out + "\n" + err).isZero();
+        assertThat(out.toString())
+                .containsPattern("(?m)^ +32 +\\d+ +ibtwin +[\\d.]+ +[\\d.]+ +[\\d,]+ *$")
+                .containsPattern("(?m)^ +32 +\\d+ +opensm +[\\d.]+ +[\\d.]+ +- *$")
+                .containsPattern("(?m)^ +32 hosts: ibtwin [\\d.]+ s, OpenSM [\\d.]+ s \\(x[\\d.]+\\)$");
+    }
+
     private static String head(String report) {
         return report.lines().takeWhile(l -> !l.isEmpty()).reduce("", (a, b) -> a + b + "\n");
     }

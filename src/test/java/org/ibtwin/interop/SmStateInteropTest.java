@@ -138,6 +138,100 @@ class SmStateInteropTest {
         }
     }
 
+    /** Our SM attached over the ibsim protocol as SM (IsSM set once it answers SMInfo, as ibtwin sm does). */
+    private static SmStateMachine ourSm(IbsimServer server, String node, int priority, AtomicBoolean stop)
+            throws Exception {
+        org.ibtwin.transport.IbsimClient c = org.ibtwin.transport.IbsimClient.connect("127.0.0.1", server.port(),
+                node, false, Duration.ofSeconds(2));
+        SubnetManager m = new SubnetManager(c, SmConfig.defaults().withPriority(priority)
+                .withSweepInterval(Duration.ofSeconds(1)), SmLog.quiet());
+        SmStateMachine s = new SmStateMachine(m, new SmStateMachine.Polling(Duration.ofSeconds(1), 3), SmLog.quiet());
+        c.setIsSm(true);
+        Thread t = new Thread(() -> {
+            try (c) {
+                s.run(stop);
+            }
+        }, "our-sm");
+        t.setDaemon(true);
+        t.start();
+        return s;
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier done, java.util.function.Supplier<String>
+            state) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!done.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what + "\n" + state.get()).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    /** Real OpenSM and ours on one twin: each hands the subnet to the other when the other is higher. */
+    @Test
+    void realOpensmAndOurSmHandOverBothWays() throws Exception {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        Twin twin = Twin.of(fabric);
+        AtomicBoolean stop = new AtomicBoolean();
+        Path osmDir = Files.createDirectories(dir.resolve("opensm"));
+        Path osmLog = osmDir.resolve("osm.log");
+        try (IbsimServer server = startTwin(twin)) {
+            UmadClient c = new UmadClient(tools.umad2sim, server.port(), osmDir, fabric.cas().get(0).name(),
+                    TOOL_TIMEOUT);
+            // OpenSM (priority 2; -d2: its log flushed at each line, for us to read) masters the subnet; ours (priority 10) comes, is handed it, keeps every LID
+            Process osm = c.start(tools.opensm, osmDir.resolve("opensm.out"), "-p", "2", "-s", "1", "-d2", "-f",
+                    osmLog.toString());
+            SmStateMachine ours = null;
+            try {
+                await("OpenSM SUBNET UP", () -> RealTools.read(osmLog).contains("SUBNET UP"),
+                        () -> RealTools.tail(RealTools.read(osmLog)));
+                int[] before = fabric.cas().stream().mapToInt(n -> twin.lid(n.name(), 1)).toArray();
+                ours = ourSm(server, fabric.cas().get(9).name(), 10, stop);
+                SmStateMachine o = ours;
+                await("ours MASTER, OpenSM STANDBY", () -> o.state() == SmStateMachine.State.MASTER
+                        && RealTools.read(osmLog).contains("Entering STANDBY state"),
+                        () -> o.changes() + "\n" + RealTools.read(osmLog));
+                assertThat(RealTools.read(osmLog)).doesNotContainPattern(" ERR [0-9A-F]{4}");
+                assertThat(fabric.cas().stream().mapToInt(n -> twin.lid(n.name(), 1)).toArray()).isEqualTo(before);
+            } finally {
+                stop.set(true);
+                RealTools.stop(osm);
+            }
+        }
+    }
+
+    @Test
+    void ourMasterHandsOverToAHigherRealOpensm() throws Exception {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        Twin twin = Twin.of(fabric);
+        AtomicBoolean stop = new AtomicBoolean();
+        Path osmDir = Files.createDirectories(dir.resolve("opensm"));
+        Path osmLog = osmDir.resolve("osm.log");
+        try (IbsimServer server = startTwin(twin)) {
+            SmStateMachine ours = ourSm(server, fabric.cas().get(9).name(), 1, stop);
+            Process osm = null;
+            try {
+                await("ours MASTER", () -> ours.state() == SmStateMachine.State.MASTER
+                        && twin.lid(fabric.cas().get(0).name(), 1) != 0, () -> ours.changes().toString());
+                UmadClient c = new UmadClient(tools.umad2sim, server.port(), osmDir, fabric.cas().get(0).name(),
+                        TOOL_TIMEOUT);
+                osm = c.start(tools.opensm, osmDir.resolve("opensm.out"), "-p", "14", "-s", "1", "-d2", "-f",
+                        osmLog.toString());
+                await("ours STANDBY, OpenSM MASTER", () -> ours.state() == SmStateMachine.State.STANDBY
+                        && RealTools.read(osmLog).contains("Entering MASTER state"),
+                        () -> ours.changes() + "\n" + RealTools.read(osmLog));
+                assertThat(ours.changes()).last().asString().startsWith(
+                        "Entering STANDBY state (from MASTER): handed over to SM 0x0002c90300000003 (priority 14, ");
+                assertThat(RealTools.read(osmLog)).containsSubsequence("Entering STANDBY state",
+                        "Entering MASTER state");
+            } finally {
+                stop.set(true);
+                if (osm != null) {
+                    RealTools.stop(osm);
+                }
+            }
+        }
+    }
+
     @Test
     void ourDumpsAreOpensmsFormat() throws Exception {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
