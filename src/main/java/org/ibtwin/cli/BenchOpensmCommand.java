@@ -15,6 +15,7 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -109,6 +110,21 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     record Run(String side, int hosts, int switches, double loadSeconds, double readySeconds, int exit,
                double launchToExit, double launchToUp, double logFirstToUp, int casWithLid, int twinCasWithLid,
                int errLines, long opensmRssKb, long ibsimRssKb, long heapAfterLoad, long heapPeak, String note) {
+    }
+
+    /**
+     * The OpenSM and ibsim runs of this bench for another one ({@code bench sm --ibsim}): OpenSM with {@code -R
+     * routing}, each run killed after {@code timeoutSeconds}, simulators on free ranges from {@code port}, progress
+     * lines to {@code err}.
+     */
+    static BenchOpensmCommand runner(String routing, int timeoutSeconds, int port, PrintWriter err) {
+        BenchOpensmCommand b = new BenchOpensmCommand();
+        b.routing = routing;
+        b.timeout = timeoutSeconds;
+        b.basePort = port;
+        b.out = err;
+        b.err = err;
+        return b;
     }
 
     @Override
@@ -211,7 +227,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     }
 
     /** {@code dir/side}, or {@code dir/side-2}, ... : a directory no run has used (OpenSM's cache starts empty). */
-    private static Path fresh(Path dir, String side) {
+    static Path fresh(Path dir, String side) {
         Path p = dir.resolve(side);
         for (int i = 2; Files.exists(p); i++) {
             p = dir.resolve(side + "-" + i);
@@ -219,7 +235,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         return p;
     }
 
-    private Path writeTopology(FatTreeSpec s, Path dir) throws IOException {
+    Path writeTopology(FatTreeSpec s, Path dir) throws IOException {
         Path topo = dir.resolve("fabric.topo");
         if (!Files.exists(topo)) {
             long t0 = System.nanoTime();
@@ -245,6 +261,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         long heapAfterLoad = usedHeap();
         resetPeaks();
         String simHost = TopologyWriter.id(f.cas().get(0));
+        double ready = seconds(TwinWarmup.run(Duration.ofSeconds(1)).toNanos());
         OpensmRun r;
         try (IbsimServer server = startServer(twin)) {
             r = opensm(opensm, so, server.port(), simHost, dir, null);
@@ -257,22 +274,48 @@ public final class BenchOpensmCommand implements Callable<Integer> {
             }
         }
         int withLid = casWithLid(f, dir.resolve("guid2lid"));
-        return new Run("twin", s.hosts(), f.switches().size(), load, 0, r.exit, r.launchToExit, r.launchToUp,
+        return new Run("twin", s.hosts(), f.switches().size(), load, ready, r.exit, r.launchToExit, r.launchToUp,
                 r.logFirstToUp, withLid, twinLids, r.errLines, r.rssKb, 0, heapAfterLoad, heapPeak, r.note);
     }
 
     private Run ibsim(FatTreeSpec s, Path topo, Path dir, Path opensm, Path so, Path ibsim) throws Exception {
-        Files.createDirectories(dir);
         Fabric f = TopologyReader.read(topo);
         String simHost = TopologyWriter.id(f.cas().get(0));
+        RealIbsim sim = startIbsim(ibsim, f, topo, dir);
+        if (sim.process() == null) {
+            return new Run("ibsim", s.hosts(), f.switches().size(), 0, 0, -1, 0, -1, -1, 0, -1, 0, 0, 0, 0, 0,
+                    sim.note());
+        }
+        OpensmRun r;
+        long ibsimRss;
+        try {
+            r = opensm(opensm, so, sim.port(), simHost, dir, sim.process());
+            ibsimRss = rssKb(sim.process().pid());
+        } finally {
+            stop(sim.process());
+        }
+        int withLid = casWithLid(f, dir.resolve("guid2lid"));
+        return new Run("ibsim", s.hosts(), f.switches().size(), 0, sim.readySeconds(), r.exit, r.launchToExit,
+                r.launchToUp, r.logFirstToUp, withLid, -1, r.errLines, r.rssKb, ibsimRss, 0, 0, r.note);
+    }
+
+    /** A real {@code ibsim -r} started for one run: its process (null when it did not start, see note), its port. */
+    record RealIbsim(Process process, int port, double readySeconds, String note) {
+    }
+
+    /**
+     * Starts a fresh {@code ibsim -r -l PORT -s -n} with its limits on {@code topo} in {@code dir} (created), on a
+     * free range from --port, and waits for it to be ready; the caller stops the process ({@link #stop}).
+     */
+    RealIbsim startIbsim(Path ibsim, Fabric f, Path topo, Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
         List<String> cmd = new ArrayList<>(List.of(ibsim.toString(), "-r", "-l", "0", "-s", "-n"));
         cmd.addAll(limits(f));
         cmd.add(topo.toAbsolutePath().toString());
-        Process p = null;
         long t0 = System.nanoTime();
         Path log = dir.resolve("ibsim.out");
         String note = "";
-        for (int attempt = 0; attempt < 6 && p == null; attempt++) {
+        for (int attempt = 0; attempt < 6; attempt++) {
             int port = freeRange();
             cmd.set(3, Integer.toString(port));
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
@@ -286,29 +329,12 @@ public final class BenchOpensmCommand implements Callable<Integer> {
                 Thread.sleep(20);
             }
             if (q.isAlive() && read(log).contains(READY)) {
-                p = q;
-            } else {
-                stop(q);
-                note = "ibsim did not start: " + tail(read(log), 3);
+                return new RealIbsim(q, port, seconds(System.nanoTime() - t0), "");
             }
+            stop(q);
+            note = "ibsim did not start: " + tail(read(log), 3);
         }
-        if (p == null) {
-            return new Run("ibsim", s.hosts(), f.switches().size(), 0, 0, -1, 0, -1, -1, 0, -1, 0, 0, 0, 0, 0,
-                    note);
-        }
-        double ready = seconds(System.nanoTime() - t0);
-        OpensmRun r;
-        long ibsimRss;
-        try {
-            int port = Integer.parseInt(cmd.get(3));
-            r = opensm(opensm, so, port, simHost, dir, p);
-            ibsimRss = rssKb(p.pid());
-        } finally {
-            stop(p);
-        }
-        int withLid = casWithLid(f, dir.resolve("guid2lid"));
-        return new Run("ibsim", s.hosts(), f.switches().size(), 0, ready, r.exit, r.launchToExit, r.launchToUp,
-                r.logFirstToUp, withLid, -1, r.errLines, r.rssKb, ibsimRss, 0, 0, r.note);
+        return new RealIbsim(null, 0, 0, note);
     }
 
     /** ibsim's -N, -S, -P (and -L when the LIDs need it), with a quarter of headroom over the fabric. */
@@ -341,12 +367,12 @@ public final class BenchOpensmCommand implements Callable<Integer> {
 
     // ---------------------------------------------------------------- OpenSM
 
-    private record OpensmRun(int exit, double launchToExit, double launchToUp, double logFirstToUp, int errLines,
-                             long rssKb, String note) {
+    record OpensmRun(int exit, double launchToExit, double launchToUp, double logFirstToUp, int errLines,
+                     long rssKb, String note) {
     }
 
     /** One {@code opensm -o}, attached at {@code simHost} of the simulator at 127.0.0.1:port, watched to its end. */
-    private OpensmRun opensm(Path opensm, Path so, int port, String simHost, Path dir, Process simulator)
+    OpensmRun opensm(Path opensm, Path so, int port, String simHost, Path dir, Process simulator)
             throws IOException, InterruptedException {
         Path log = dir.resolve("opensm.log");
         List<String> cmd = new ArrayList<>(List.of(opensm.toString(), "-o", "-e", "-f", log.toString(), "-R",
@@ -596,7 +622,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     }
 
     /** destroy, a few seconds' grace, then destroyForcibly: only the process given. */
-    private static void stop(Process p) throws InterruptedException {
+    static void stop(Process p) throws InterruptedException {
         if (!p.isAlive()) {
             return;
         }
@@ -668,7 +694,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         return String.join(" | ", java.util.Arrays.copyOfRange(l, Math.max(0, l.length - lines), l.length));
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

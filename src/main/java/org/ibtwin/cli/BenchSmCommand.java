@@ -53,9 +53,27 @@ public final class BenchSmCommand implements Callable<Integer> {
             description = "Bring up a 2-level fat tree of this many hosts first, to warm the JIT (default: none).")
     int warmupHosts;
 
+    @Option(names = "--ibsim", description = "Instead: ibtwin's SM vs real OpenSM (opensm -o -e) on real ibsim -r, "
+            + "a fresh ibsim for each, at --sizes.")
+    boolean ibsim;
+
+    @Option(names = "--sizes", split = ",", defaultValue = "128,1024", paramLabel = "<n>",
+            description = "With --ibsim: host counts (default: ${DEFAULT-VALUE}).")
+    java.util.List<String> sizes;
+
+    @Option(names = "--port", defaultValue = "17700",
+            description = "With --ibsim: lowest UDP port for the simulators (they take ranges of 11 up to +90).")
+    int port;
+
+    @Option(names = "--keep", paramLabel = "<dir>", description = "With --ibsim: keep topologies and logs there.")
+    java.nio.file.Path keep;
+
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (ibsim) {
+            return new BenchSmIbsim(sizes, engines, 1800, port, keep).run(out, spec.commandLine().getErr());
+        }
         FatTreeSpec ftSpec = FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR);
         if (warmupHosts > 0) {
             Fabric w = FatTree.build(FatTreeSpec.of(2, 64, Math.min(warmupHosts, 2048)).withSpeed(LinkSpeed.NDR));

@@ -137,7 +137,7 @@ abstract class DiagCommand implements Callable<Integer> {
         try {
             return opener.apply(transport);
         } catch (MadTransportException e) {
-            warn("mad_rpc_open_port: can't attach to ibsim at " + transport.target() + ": " + e.getMessage());
+            warn("mad_rpc_open_port: can't attach to " + transport.target() + ": " + e.getMessage());
             throw new IbError("Failed to open '" + (transport.ca == null ? "(null)" : transport.ca) + "' port '"
                     + (transport.caPort == null ? 0 : Addresses.number(transport.caPort)) + "'", e);
         }

@@ -83,18 +83,19 @@ public final class DoctorCommand implements Callable<Integer> {
         Thresholds t = thresholds == null ? new Thresholds() : Thresholds.read(thresholds);
         FabricState state;
         try {
-            Sources.Live live = transport.ibsim == null ? null
-                    : new Sources.Live("ibsim " + transport.target(), transport::open);
+            Sources.Live live = transport.ibsim == null && transport.fabric == null ? null
+                    : new Sources.Live(transport.target().toString(), transport::open);
             state = Sources.open(fabric, from, live, interval == null ? null
                     : Duration.ofSeconds(interval), line -> {
                         err.println("ibtwin doctor: " + line);
                         err.flush();
                     });
         } catch (MadTransportException | QueryException e) {
-            err.println("ibtwin doctor: cannot read the fabric at " + transport.target() + ": " + e.getMessage());
+            err.println("ibtwin doctor: cannot read " + transport.target() + ": " + e.getMessage());
             return UNREACHABLE;
         }
-        Sources.addFacts(state, facts);
+        // the twin of --fabric carries that fabric's host facts: judge them too unless --facts names others
+        Sources.addFacts(state, facts == null && transport.fabric != null ? transport.fabric : facts);
         Sources.addPartitions(state, partitions);
         Report r = Doctor.examine(state, t);
         if (json) {

@@ -49,14 +49,23 @@ public final class SimCommand implements Callable<Integer> {
             description = "Run console commands from a file first (a bad line stops it: file:line: message, exit 2).")
     Path script;
 
+    @Option(names = "--warmup", paramLabel = "<seconds>", defaultValue = "1",
+            description = "Seconds to warm the JIT on a scratch twin before serving, 0 for none (default: "
+                    + "${DEFAULT-VALUE}).")
+    double warmup;
+
     @Override
     public Integer call() throws Exception {
         if (port < 1 || port > 65524) {
             throw new IllegalArgumentException("--port must be in 1..65524 (the ten after it are used too)");
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (!(warmup >= 0 && warmup <= 600)) {
+            throw new IllegalArgumentException("--warmup must be 0..600 seconds");
+        }
         Fabric f = FabricFiles.load(fabric);
         Twin twin = Twin.of(f);
+        TwinWarmup.run(Duration.ofMillis(Math.round(warmup * 1000)));
         TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
         try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
             server.start(InetAddress.getLoopbackAddress(), port);

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.ibtwin.sm.SmConfig;
+import org.ibtwin.sm.SmDumps;
+import org.ibtwin.sm.SmStateMachine;
 import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.SweepReport;
 import org.ibtwin.sm.Topology;
@@ -57,6 +59,19 @@ public final class SmCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "Only warnings, and SUBNET UP or NOT UP at the end.")
     boolean quiet;
 
+    @Option(names = "--sminfo_polling_timeout", paramLabel = "<ms>", defaultValue = "10000",
+            description = "A standby polls the master's SMInfo this often (default: ${DEFAULT-VALUE}).")
+    int pollingMs;
+
+    @Option(names = "--polling_retry_number", paramLabel = "<n>", defaultValue = "4",
+            description = "Unanswered polls in a row before a standby takes over (default: ${DEFAULT-VALUE}).")
+    int pollingRetries;
+
+    @Option(names = "--dump-dir", paramLabel = "<dir>",
+            description = "Write OpenSM's dumps there after each sweep as master: opensm-subnet.lst, "
+                    + "opensm-lfts.dmp, ibtwin-balance.txt.")
+    java.nio.file.Path dumpDir;
+
     /** The environment; tests replace it. */
     java.util.Map<String, String> env = System.getenv();
 
@@ -67,19 +82,24 @@ public final class SmCommand implements Callable<Integer> {
         if (sweepSeconds < 0) {
             throw new IllegalArgumentException("--sweep must be 0 or more seconds");
         }
+        if (pollingMs < 1) {
+            throw new IllegalArgumentException("--sminfo_polling_timeout must be at least 1 ms");
+        }
+        if (pollingRetries < 1) {
+            throw new IllegalArgumentException("--polling_retry_number must be at least 1");
+        }
+        if (priority < 0 || priority > 15) {
+            throw new IllegalArgumentException("-p/--priority must be 0..15, not " + priority);
+        }
+        SmStateMachine.Polling polling = new SmStateMachine.Polling(Duration.ofMillis(pollingMs), pollingRetries);
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), priority, err, "ibtwin sm");
         TransportOptions where = new TransportOptions();
         where.ibsim = ibsim;
         where.simHost = simHost;
         where.env = env;
-        TransportOptions.Target target;
-        try {
-            target = where.target();
-        } catch (IllegalArgumentException e) {
-            if (ibsim != null) {
-                throw e;
-            }
-            target = new TransportOptions.Target("127.0.0.1", 7070, simHost != null ? simHost : env.get("SIM_HOST"));
+        TransportOptions.Target target = where.target();
+        if (target.isInProcess()) {   // the SM manages a fabric outside it: ibsim's default address
+            target = new TransportOptions.Target("127.0.0.1", 7070, target.simHost());
         }
         Long wanted = guid == null ? null : parseGuid(guid);
         IbsimClient client = connect(target, target.simHost());
@@ -105,8 +125,21 @@ public final class SmCommand implements Callable<Integer> {
                     + "routing %s", target.host(), target.port(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
                     priority, cfg.routingEngines()));
             SubnetManager manager = new SubnetManager(t, cfg, log);
+            SmStateMachine machine = new SmStateMachine(manager, polling, log);
+            if (dumpDir != null) {
+                manager.onSweep(SmDumps.writer(dumpDir, log));
+            }
             if (once) {
-                SweepReport r = manager.sweep();
+                SweepReport r = machine.once();
+                if (r == null) {
+                    SmStateMachine.RemoteSm m = machine.master();
+                    if (quiet) {
+                        out.println("STANDBY" + (m == null ? "" : ": master " + m));
+                    }
+                    out.flush();
+                    manager.detach();
+                    return 0;
+                }
                 if (quiet) {
                     out.println(r.subnetUp() ? "SUBNET UP" : "SUBNET NOT UP");
                 }
@@ -125,7 +158,7 @@ public final class SmCommand implements Callable<Integer> {
                 }
             });
             Runtime.getRuntime().addShutdownHook(hook);
-            manager.run(stop);
+            machine.run(stop);
             manager.detach();
             return 0;
         }

@@ -57,11 +57,11 @@ public final class SnapshotCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             FabricState s;
             try {
-                Sources.Live live = transport.ibsim == null ? null
-                        : new Sources.Live("ibsim " + transport.target(), transport::open);
+                Sources.Live live = transport.ibsim == null && transport.fabric == null ? null
+                        : new Sources.Live(transport.target().toString(), transport::open);
                 s = Sources.open(fabric, from, live, null, line -> err.println("ibtwin snapshot: " + line));
             } catch (MadTransportException | QueryException e) {
-                err.println("ibtwin snapshot save: cannot read the fabric at " + transport.target() + ": "
+                err.println("ibtwin snapshot save: cannot read " + transport.target() + ": "
                         + e.getMessage());
                 return DoctorCommand.UNREACHABLE;
             }

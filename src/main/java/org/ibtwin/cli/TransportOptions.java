@@ -11,8 +11,9 @@ import picocli.CommandLine.Option;
  * or libumad2sim's environment ({@code IBSIM_SERVER_NAME}, default 127.0.0.1, and {@code IBSIM_SERVER_PORT}, default
  * 7070), attaches to a running {@code ibsim -r} as its client, at the node {@code --sim-host} or {@code SIM_HOST}
  * names (else ibsim's first node). {@code -C}/{@code -P} (CA name and port) are accepted, as the real tools take
- * them; a simulator client is one port, so they select nothing. With neither --ibsim nor the environment there is
- * nothing to attach to yet (the in-process twin comes later): {@link #target} says how to attach.
+ * them; a simulator client is one port, so they select nothing. With {@code --fabric FILE}, or with neither --ibsim
+ * nor the environment, the tool attaches to an in-process twin of that fabric (default: the built-in one) brought up
+ * by ibtwin's SM, at the node {@code --sim-host}/{@code SIM_HOST} names (else the first CA).
  */
 public final class TransportOptions {
     /** How long to wait for an ibsim that is not listening yet. */
@@ -21,6 +22,11 @@ public final class TransportOptions {
     @Option(names = "--ibsim", paramLabel = "HOST:PORT",
             description = "Attach to a running `ibsim -r` at HOST:PORT (default: IBSIM_SERVER_NAME/IBSIM_SERVER_PORT).")
     String ibsim;
+
+    @Option(names = "--fabric", paramLabel = "FILE",
+            description = "Query an in-process twin of this fabric file, brought up by ibtwin's SM (the default "
+                    + "without --ibsim or IBSIM_SERVER_*: the built-in fabric).")
+    String fabric;
 
     @Option(names = "--sim-host", paramLabel = "NODE",
             description = "The ibsim node to attach at (default: SIM_HOST, else ibsim's first node).")
@@ -36,11 +42,30 @@ public final class TransportOptions {
     /** The environment read for IBSIM_SERVER_NAME, IBSIM_SERVER_PORT and SIM_HOST; tests replace it. */
     Map<String, String> env = System.getenv();
 
-    /** Where to attach: an ibsim server and the node to attach at (null: ibsim's default). */
-    public record Target(String host, int port, String simHost) {
+    /**
+     * Where to attach: an ibsim server and the node to attach at (null: ibsim's default); or, when {@code host} is
+     * null, an in-process twin of {@code fabric} (null: the built-in default fabric).
+     */
+    public record Target(String host, int port, String simHost, String fabric) {
+        public Target(String host, int port, String simHost) {
+            this(host, port, simHost, null);
+        }
+
+        /** An in-process twin of {@code fabric} (null: the default fabric), attached at {@code simHost}. */
+        static Target inProcess(String fabric, String simHost) {
+            return new Target(null, 0, simHost, fabric);
+        }
+
+        public boolean isInProcess() {
+            return host == null;
+        }
+
         @Override
         public String toString() {
-            return host + ":" + port;
+            if (isInProcess()) {
+                return "the in-process twin of " + (fabric == null ? "the default fabric" : fabric);
+            }
+            return "ibsim at " + host + ":" + port;
         }
     }
 
@@ -53,6 +78,12 @@ public final class TransportOptions {
         String node = simHost != null ? simHost : env.get("SIM_HOST");
         if (node != null && node.isEmpty()) {
             node = null;
+        }
+        if (ibsim != null && fabric != null) {
+            throw new IllegalArgumentException("give --ibsim or --fabric, not both");
+        }
+        if (fabric != null) {
+            return Target.inProcess(fabric, node);
         }
         if (ibsim != null) {
             String s = ibsim.trim();
@@ -67,8 +98,7 @@ public final class TransportOptions {
         String host = env.get("IBSIM_SERVER_NAME");
         String port = env.get("IBSIM_SERVER_PORT");
         if (blank(host) && blank(port)) {
-            throw new IllegalArgumentException("no fabric to attach to: give --ibsim HOST:PORT, or set "
-                    + "IBSIM_SERVER_NAME/IBSIM_SERVER_PORT, to query a running `ibsim -r`");
+            return Target.inProcess(null, node);
         }
         return new Target(blank(host) ? "127.0.0.1" : host.trim(),
                 blank(port) ? 7070 : port(port.trim(), "IBSIM_SERVER_PORT=" + port), node);
@@ -77,6 +107,9 @@ public final class TransportOptions {
     /** Attaches at {@link #target()}: the transport, which the caller closes. */
     public MadTransport open() {
         Target t = target();
+        if (t.isInProcess()) {
+            return InProcessTwin.open(t.fabric(), t.simHost());
+        }
         return IbsimClient.connect(t.host(), t.port(), t.simHost(), false, CONNECT_TIMEOUT);
     }
 

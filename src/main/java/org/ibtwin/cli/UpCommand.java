@@ -93,6 +93,11 @@ public final class UpCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the summary as JSON.")
     boolean json;
 
+    @Option(names = "--dump-dir", paramLabel = "<dir>",
+            description = "Write OpenSM's dumps there after each sweep: opensm-subnet.lst, opensm-lfts.dump, "
+                    + "ibtwin-routing-balance.txt.")
+    Path dumpDir;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -113,6 +118,9 @@ public final class UpCommand implements Callable<Integer> {
         try (TwinTransport transport = new TwinTransport(at, "ibtwin0")) {
             SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin up", verbose, !json);
             SubnetManager manager = new SubnetManager(transport, cfg, log);
+            if (dumpDir != null) {
+                manager.onSweep(org.ibtwin.sm.SmDumps.writer(dumpDir, log));
+            }
             long t1 = System.nanoTime();
             SweepReport r = manager.sweep();
             Topology topo = manager.topology();

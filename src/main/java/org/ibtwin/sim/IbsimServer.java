@@ -10,19 +10,17 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.ibtwin.transport.IbsimWire;
 import org.ibtwin.transport.MadAddress;
 
@@ -86,14 +84,17 @@ import org.ibtwin.transport.MadAddress;
  * clients need {@code IBSIM_SERVER_NAME} (which switches libumad2sim to UDP) and {@code IBSIM_SERVER_PORT}.
  *
  * <h2>Threads</h2>
- * One thread runs the sockets and calls {@link AttachPoint#attach} and the attachments, except that MADs for a client
- * are written from whichever thread calls its sink (the twin's), without blocking: a datagram that finds the socket
- * buffer full is dropped, as UDP would drop it.
+ * One thread per socket, each blocked in its socket's receive: the control thread answers control requests (and calls
+ * {@link AttachPoint#attach}), each slot's thread hands its client's MADs to the attachment. That costs one system
+ * call per datagram each way, where a selector costs four (wait, receive, send, the receive that finds nothing),
+ * and MAD round trips are what an SM's sweep waits on. MADs for a client are written from whichever thread calls its
+ * sink (the twin's). A slot's socket is connected to its client while it has one; CONNECT and DISCONNECT replace the
+ * socket by a fresh one at the same port (a socket cannot be connected while a thread waits in its receive), which
+ * also discards whatever strangers left in it.
  */
 public final class IbsimServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(IbsimServer.class.getName());
     private static final int SLOTS = IbsimWire.MAX_CLIENTS;
-    private static final int DRAIN_PER_ROUND = 64;
     private static final int PERMISSIVE = MadAddress.PERMISSIVE_LID;
     private static final long WARN_INTERVAL = TimeUnit.SECONDS.toNanos(1);
     private static final int BIND_ATTEMPTS = 64;
@@ -111,7 +112,7 @@ public final class IbsimServer implements AutoCloseable {
 
     private final AttachPoint fabric;
     private final Object lifecycle = new Object();
-    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private ExecutorService tasks;
     private final AtomicLong dropped = new AtomicLong();
     private final Object warnLock = new Object();
     private long lastWarn;
@@ -119,21 +120,25 @@ public final class IbsimServer implements AutoCloseable {
 
     private DatagramChannel ctl;
     private Slot[] slots;
-    private volatile Selector selector;
-    private Thread thread;
+    private final List<Thread> threads = new ArrayList<>();
     private InetSocketAddress address;
     private volatile boolean running;
     private boolean closed;
 
-    /** One client slot: its data socket, and the client connected there (written holding the slot). */
+    /**
+     * One client slot: its data socket, and the client connected there (both written holding the slot; a new
+     * socket is announced with {@code notifyAll} to the slot's thread).
+     */
     private static final class Slot {
         final int index;
-        final DatagramChannel channel;
+        final InetSocketAddress bound;
+        volatile DatagramChannel channel;
         volatile Session session;
 
-        Slot(int index, DatagramChannel channel) {
+        Slot(int index, DatagramChannel channel, InetSocketAddress bound) {
             this.index = index;
             this.channel = channel;
+            this.bound = bound;
         }
     }
 
@@ -224,7 +229,7 @@ public final class IbsimServer implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("ibsim server closed");
             }
-            if (thread != null) {
+            if (!threads.isEmpty()) {
                 throw new IllegalStateException("ibsim server already started at " + address);
             }
             if (port != 0) {
@@ -246,20 +251,16 @@ public final class IbsimServer implements AutoCloseable {
                     throw last != null ? last : new BindException("no free range of " + (SLOTS + 1) + " ports");
                 }
             }
-            try {
-                selector = Selector.open();
-                ctl.register(selector, SelectionKey.OP_READ, null);
-                for (Slot s : slots) {
-                    s.channel.register(selector, SelectionKey.OP_READ, s);
-                }
-            } catch (IOException e) {
-                closeChannels();
-                throw e;
-            }
             running = true;
-            thread = new Thread(this::serve, "ibsim-server-" + address.getPort());
-            thread.setDaemon(true);
-            thread.start();
+            int p = address.getPort();
+            tasks = Executors.newSingleThreadExecutor(r -> daemon(r, "ibsim-server-" + p + "-tasks"));
+            threads.add(daemon(this::serveControl, "ibsim-server-" + p));
+            for (Slot s : slots) {
+                threads.add(daemon(() -> serveSlot(s), "ibsim-server-" + p + "-slot-" + s.index));
+            }
+            for (Thread t : threads) {
+                t.start();
+            }
             LOG.log(Level.DEBUG, "ibsim server listening at {0} (data ports {1}..{2})", address,
                     address.getPort() + 1, address.getPort() + SLOTS);
         }
@@ -280,7 +281,6 @@ public final class IbsimServer implements AutoCloseable {
             for (int i = 0; i <= SLOTS; i++) {
                 DatagramChannel c = DatagramChannel.open();
                 opened.add(c);
-                c.configureBlocking(false);
                 try {
                     c.bind(new InetSocketAddress(bind, port + i));
                 } catch (BindException e) {
@@ -299,7 +299,7 @@ public final class IbsimServer implements AutoCloseable {
         ctl = opened.get(0);
         slots = new Slot[SLOTS];
         for (int i = 0; i < SLOTS; i++) {
-            slots[i] = new Slot(i, opened.get(i + 1));
+            slots[i] = new Slot(i, opened.get(i + 1), new InetSocketAddress(bind, port + i + 1));
         }
         address = new InetSocketAddress(bind, port);
     }
@@ -359,24 +359,33 @@ public final class IbsimServer implements AutoCloseable {
     /** Stops serving, detaches every client and releases the sockets. The server cannot be started again. */
     @Override
     public void close() {
-        Thread t;
+        List<Thread> ts;
         synchronized (lifecycle) {
             if (closed) {
                 return;
             }
             closed = true;
             running = false;
-            t = thread;
-            if (selector != null) {
-                selector.wakeup();
+            ts = List.copyOf(threads);
+        }
+        closeChannels();   // wakes every thread from its receive
+        if (slots != null) {
+            for (Slot s : slots) {
+                synchronized (s) {
+                    s.notifyAll();
+                }
             }
         }
-        if (t != null) {
+        for (Thread t : ts) {
             try {
                 t.join(5000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                break;
             }
+        }
+        if (tasks != null) {
+            tasks.shutdownNow();
         }
         synchronized (lifecycle) {
             if (slots != null) {
@@ -393,15 +402,14 @@ public final class IbsimServer implements AutoCloseable {
 
     private void closeChannels() {
         List<java.io.Closeable> all = new ArrayList<>();
-        if (selector != null) {
-            all.add(selector);
-        }
         if (ctl != null) {
             all.add(ctl);
         }
         if (slots != null) {
             for (Slot s : slots) {
-                all.add(s.channel);
+                if (s.channel != null) {
+                    all.add(s.channel);
+                }
             }
         }
         for (java.io.Closeable c : all) {
@@ -413,53 +421,18 @@ public final class IbsimServer implements AutoCloseable {
         }
     }
 
-    // ---- the server thread ----
+    // ---- the server's threads ----
 
-    private void serve() {
-        ByteBuffer buf = ByteBuffer.allocate(2048);
-        while (running) {
-            try {
-                selector.select(1000);
-            } catch (ClosedSelectorException e) {
-                break;
-            } catch (IOException e) {
-                LOG.log(Level.WARNING, "ibsim server: select failed: {0}", e.toString());
-                continue;
-            }
-            for (Runnable task; (task = tasks.poll()) != null; ) {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "ibsim server task failed", e);
-                }
-            }
-            Iterator<SelectionKey> it;
-            try {
-                it = selector.selectedKeys().iterator();
-            } catch (ClosedSelectorException e) {
-                break;
-            }
-            while (it.hasNext()) {
-                SelectionKey key = it.next();
-                it.remove();
-                if (!key.isValid()) {
-                    continue;
-                }
-                try {
-                    if (key.attachment() instanceof Slot s) {
-                        drainSlot(s, buf);
-                    } else {
-                        drainCtl(buf);
-                    }
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "ibsim server: datagram handling failed", e);
-                }
-            }
-        }
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
 
-    private void drainCtl(ByteBuffer buf) {
-        for (int i = 0; i < DRAIN_PER_ROUND; i++) {
+    /** The control socket's thread: one request at a time, each answered before the next is read. */
+    private void serveControl() {
+        ByteBuffer buf = ByteBuffer.allocateDirect(2048);
+        while (running) {
             buf.clear();
             SocketAddress from;
             try {
@@ -469,9 +442,6 @@ public final class IbsimServer implements AutoCloseable {
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "ibsim server: control receive: {0}", e.toString());
                 continue;
-            }
-            if (from == null) {
-                return;
             }
             buf.flip();
             try {
@@ -484,26 +454,27 @@ public final class IbsimServer implements AutoCloseable {
         }
     }
 
-    private void drainSlot(Slot slot, ByteBuffer buf) {
-        for (int i = 0; i < DRAIN_PER_ROUND; i++) {
+    /** A slot's thread: its client's MADs to the twin; datagrams from anyone else (or to a free slot) dropped. */
+    private void serveSlot(Slot slot) {
+        ByteBuffer buf = ByteBuffer.allocateDirect(2048);
+        DatagramChannel ch = slot.channel;
+        while (running && ch != null) {
             buf.clear();
             SocketAddress from;
             try {
-                from = slot.channel.receive(buf);
+                from = ch.receive(buf);
             } catch (PortUnreachableException e) {
                 Session s = slot.session;
-                if (s != null) {
+                if (s != null && s.slot.channel == ch) {
                     vanished(s);
                 }
                 continue;
             } catch (ClosedChannelException e) {
-                return;
+                ch = nextChannel(slot, ch);
+                continue;
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "ibsim server: slot {0} receive: {1}", slot.index, e.toString());
                 continue;
-            }
-            if (from == null) {
-                return;
             }
             buf.flip();
             Session s = slot.session;
@@ -516,6 +487,71 @@ public final class IbsimServer implements AutoCloseable {
                 fromClient(s, buf);
             } catch (RuntimeException e) {
                 drop("MAD from client %d dropped: %s", slot.index, e);
+            }
+        }
+    }
+
+    /** Waits for the socket that replaces {@code closed} at this slot; null when the server stops. */
+    private DatagramChannel nextChannel(Slot slot, DatagramChannel closed) {
+        synchronized (slot) {
+            while (running && slot.channel == closed) {
+                try {
+                    slot.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+            return running ? slot.channel : null;
+        }
+    }
+
+    /**
+     * Replaces the slot's socket by a fresh one at the same port, connected to {@code peer} (null: unconnected).
+     * Holding the slot. On failure the slot has no socket (and is never used again) and the exception says why.
+     */
+    private void rebind(Slot slot, InetSocketAddress peer) throws IOException {
+        DatagramChannel old = slot.channel;
+        slot.channel = null;
+        try {
+            if (old != null) {
+                old.close();
+            }
+            if (!running) {
+                return;
+            }
+            DatagramChannel c = DatagramChannel.open();
+            try {
+                bindAgain(c, slot.bound);
+                if (peer != null) {
+                    c.connect(peer);
+                }
+            } catch (IOException e) {
+                c.close();
+                throw e;
+            }
+            slot.channel = c;
+        } finally {
+            slot.notifyAll();
+        }
+    }
+
+    /**
+     * Binds {@code c} where a socket just closed was bound. The JDK releases a socket's port only once the thread
+     * blocked in its receive has left it, a moment after {@code close} returned: so a taken port is tried again for
+     * up to a second.
+     */
+    private static void bindAgain(DatagramChannel c, InetSocketAddress at) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (true) {
+            try {
+                c.bind(at);
+                return;
+            } catch (BindException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LockSupport.parkNanos(20_000);
             }
         }
     }
@@ -685,7 +721,7 @@ public final class IbsimServer implements AutoCloseable {
         try {
             session.portInfo();
             synchronized (free) {
-                free.channel.connect(peer);
+                rebind(free, peer);
                 free.session = session;
             }
         } catch (IOException | RuntimeException e) {
@@ -713,9 +749,9 @@ public final class IbsimServer implements AutoCloseable {
             slot.session = null;
             s.gone = true;
             try {
-                slot.channel.disconnect();
+                rebind(slot, null);
             } catch (IOException e) {
-                LOG.log(Level.DEBUG, "ibsim server: slot {0} disconnect: {1}", slot.index, e.toString());
+                warn("slot %d cannot listen again (%s): it stays out of use", slot.index, e);
             }
         }
         detachQuietly(s.attachment);
@@ -776,10 +812,11 @@ public final class IbsimServer implements AutoCloseable {
                     drop("client %d's socket buffer is full: MAD dropped", slot.index);
                 }
             } catch (PortUnreachableException e) {
-                tasks.add(() -> vanished(s));
-                Selector sel = selector;
-                if (sel != null) {
-                    sel.wakeup();
+                // not on this thread: it may be the twin's, delivering to the attachment being detached
+                try {
+                    tasks.execute(() -> vanished(s));
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    LOG.log(Level.DEBUG, "ibsim server closing: client {0} vanished", slot.index);
                 }
             } catch (ClosedChannelException e) {
                 LOG.log(Level.DEBUG, "ibsim server closed: MAD for client {0} dropped", slot.index);

@@ -54,6 +54,7 @@ final class Discovery {
         final int[] remotePort;
         final byte[][] portInfo;
         byte[] switchInfo;
+        byte[] nodeInfo;
         String description = "";
 
         Found(int index, long guid, int type, int ports, byte[] path) {
@@ -140,6 +141,7 @@ final class Discovery {
             return;
         }
         Found n = new Found(nodes.size(), guid, type, ports, path);
+        n.nodeInfo = Arrays.copyOf(ni, Topology.NODE_INFO_SIZE);
         nodes.add(n);
         byGuid.put(guid, n);
         link(from, fromPort, n, local);
@@ -263,6 +265,7 @@ final class Discovery {
         int[] ports = new int[n];
         String[] desc = new String[n];
         byte[][] paths = new byte[n][];
+        byte[] nodeInfo = new byte[n * Topology.NODE_INFO_SIZE];
         int[] base = new int[n];
         int slots = 0;
         int switches = 0;
@@ -272,6 +275,7 @@ final class Discovery {
             ports[f.index] = f.ports;
             desc[f.index] = f.description;
             paths[f.index] = f.path;
+            System.arraycopy(f.nodeInfo, 0, nodeInfo, f.index * Topology.NODE_INFO_SIZE, Topology.NODE_INFO_SIZE);
             base[f.index] = slots;
             slots += f.ports + 1;
             switches += f.isSwitch() ? 1 : 0;
@@ -313,6 +317,6 @@ final class Discovery {
             }
         }
         return new Topology(guid, type, ports, desc, paths, portGuid, remote, portInfo, has, switchInfo,
-                base[0] + Math.max(0, smPortNumber));
+                base[0] + Math.max(0, smPortNumber)).withNodeInfo(nodeInfo);
     }
 }

@@ -17,8 +17,10 @@ import org.ibtwin.transport.Smp;
 /**
  * Answers SubnGet(SMInfo) at the SM's port, LID routed or directed route, with the SM's GUID (its port GUID), SM_Key
  * 0, ActCount, priority and state (DISCOVERING until the first sweep is done, then MASTER): what {@code sminfo} and
- * another SM polling this one see. A SubnSet(SMInfo) (a handover) is answered the same way and otherwise ignored
- * for now. Everything else unsolicited (traps) is counted and dropped.
+ * another SM polling this one see. A SubnSet(SMInfo) (HANDOVER, ACKNOWLEDGE, DISABLE, STANDBY, DISCOVER in its
+ * attribute modifier) goes to the {@link SetHandler} (the {@link SmStateMachine}), which says whether it is legal:
+ * the answer carries this SM's SMInfo as it was when the Set arrived, status 0 or "invalid field". Everything else
+ * unsolicited (traps) is counted and dropped.
  *
  * <p>Runs on the transport's delivery thread (the twin's, in process): it never blocks.
  */
@@ -35,7 +37,14 @@ final class SmInfoAgent implements Consumer<ReceivedMad> {
     private static final Field PRIORITY = SM.field("SmPriority");
     private static final Field STATE = SM.field("SmState");
 
+    /** Decides a SubnSet(SMInfo): returns the MAD status of the answer (0: legal, acted on). Never blocks. */
+    @FunctionalInterface
+    interface SetHandler {
+        int onSet(int modifier, byte[] senderSmInfo);
+    }
+
     private final MadTransport transport;
+    private volatile SetHandler setHandler;
     private final long guid;
     private final int priority;
     private volatile int state = DISCOVERING;
@@ -55,6 +64,37 @@ final class SmInfoAgent implements Consumer<ReceivedMad> {
 
     int state() {
         return state;
+    }
+
+    long guid() {
+        return guid;
+    }
+
+    int priority() {
+        return priority;
+    }
+
+    void onSet(SetHandler h) {
+        this.setHandler = h;
+    }
+
+    /** This SM's SMInfo (64 bytes of SMP data) in state {@code s}. */
+    byte[] smInfo(int s) {
+        byte[] d = new byte[Smp.DATA_SIZE];
+        GUID.set(d, 0, guid);
+        KEY.set(d, 0, 0);
+        ACT.set(d, 0, actCount.get() & 0xffffffffL);
+        PRIORITY.set(d, 0, priority);
+        STATE.set(d, 0, s);
+        return d;
+    }
+
+    /** The fields of an SMInfo (64 bytes of SMP data). */
+    record Info(long guid, int priority, int state, long actCount) {
+        static Info of(byte[] data) {
+            return new Info(GUID.get(data, 0), (int) PRIORITY.get(data, 0), (int) STATE.get(data, 0),
+                    ACT.get(data, 0));
+        }
     }
 
     /** The SM did something (a sweep): ActCount goes up, as a standby polling it expects. */
@@ -85,16 +125,19 @@ final class SmInfoAgent implements Consumer<ReceivedMad> {
             ignored.incrementAndGet();
             return;
         }
+        byte[] ours = smInfo(state);
+        int status = 0;
+        SetHandler h = setHandler;
+        if (method == Methods.SET && h != null) {
+            status = h.onSet((int) MadHeaders.attributeModifier(mad),
+                    Arrays.copyOfRange(mad, Smp.DATA, Smp.DATA + Smp.DATA_SIZE));
+        }
         byte[] resp = Arrays.copyOf(mad, mad.length);
         resp[3] = (byte) Methods.GET_RESP;
-        resp[4] = (byte) (cls == MgmtClasses.SUBN_DIRECTED ? 0x80 : 0);   // D bit on the way back; status 0
-        resp[5] = 0;
-        Arrays.fill(resp, Smp.DATA, Smp.DATA + Smp.DATA_SIZE, (byte) 0);
-        GUID.set(resp, Smp.DATA, guid);
-        KEY.set(resp, Smp.DATA, 0);
-        ACT.set(resp, Smp.DATA, actCount.get() & 0xffffffffL);
-        PRIORITY.set(resp, Smp.DATA, priority);
-        STATE.set(resp, Smp.DATA, state);
+        // the D bit on the way back (directed route), then the status
+        resp[4] = (byte) ((cls == MgmtClasses.SUBN_DIRECTED ? 0x80 : 0) | ((status >> 8) & 0x7f));
+        resp[5] = (byte) status;
+        System.arraycopy(ours, 0, resp, Smp.DATA, Smp.DATA_SIZE);
         try {
             transport.send(resp, m.from());
             answered.incrementAndGet();

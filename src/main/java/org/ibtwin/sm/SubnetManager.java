@@ -49,6 +49,7 @@ public final class SubnetManager {
     private final AtomicBoolean sweepRequested = new AtomicBoolean();
     private long lastProgress;
     private String phase = "";
+    private java.util.function.BiConsumer<SubnetManager, SweepReport> afterSweep;
 
     public SubnetManager(MadTransport transport, SmConfig config, SmLog log) {
         this.transport = Objects.requireNonNull(transport, "transport");
@@ -84,6 +85,14 @@ public final class SubnetManager {
 
     /** One heavy sweep: discover, assign LIDs, route, program LFTs, bring ports up. */
     public SweepReport sweep() {
+        return sweep(null);
+    }
+
+    /**
+     * A heavy sweep that asks {@code proceed} (the {@link SmStateMachine}: are there other SMs, is this one to be
+     * master?) once discovery is done; null when it says no, and nothing is configured.
+     */
+    SweepReport sweep(java.util.function.Predicate<Topology> proceed) {
         long t0 = System.nanoTime();
         long smps0 = pipe.sent();
         long failed0 = pipe.failed();
@@ -108,6 +117,11 @@ public final class SubnetManager {
         long t1 = System.nanoTime();
         log.info(String.format(Locale.ROOT, "Discovery: %,d nodes (%,d switches, %,d CAs), %,d links, %,d SMPs in %s",
                 t.nodeCount(), t.switchCount(), t.caCount(), t.linkCount(), d.smps(), ms(t1 - t0)));
+        if (proceed != null && !proceed.test(t)) {
+            this.topology = t;
+            phase = "";
+            return null;
+        }
 
         phase = "LIDs";
         LidManager.Result lr = lidManager.assign(t);
@@ -189,11 +203,15 @@ public final class SubnetManager {
                     + "the next sweep tries again", sweeps, ms(t5 - t0), failed, smps));
         }
         phase = "";
-        return new SweepReport(t.nodeCount(), t.switchCount(), t.caCount(), t.linkCount(), degraded, ends, l.kept(),
-                l.restored(), l.assigned(), l.unassigned(), smLid, rr.engine(), rr.detail(), rr.declined(),
-                wr.blocksWritten(), wr.blocksUnchanged(), ar.armed(), ar.activated(), ar.active(), smps, failed,
-                Duration.ofNanos(t1 - t0), Duration.ofNanos(t2 - t1), Duration.ofNanos(t3 - t2),
+        SweepReport report = new SweepReport(t.nodeCount(), t.switchCount(), t.caCount(), t.linkCount(), degraded,
+                ends, l.kept(), l.restored(), l.assigned(), l.unassigned(), smLid, rr.engine(), rr.detail(),
+                rr.declined(), wr.blocksWritten(), wr.blocksUnchanged(), ar.armed(), ar.activated(), ar.active(), smps,
+                failed, Duration.ofNanos(t1 - t0), Duration.ofNanos(t2 - t1), Duration.ofNanos(t3 - t2),
                 Duration.ofNanos(t4 - t3), Duration.ofNanos(t5 - t4), total, up, problems);
+        if (afterSweep != null) {
+            afterSweep.accept(this, report);
+        }
+        return report;
     }
 
     /**
@@ -233,48 +251,43 @@ public final class SubnetManager {
      * next one tried.
      */
     public void run(AtomicBoolean stop) {
-        safeSweep();
-        Duration every = config.sweepInterval();
-        while (!stop.get()) {
-            try {
-                long deadline = every.isZero() ? Long.MAX_VALUE : System.nanoTime() + every.toNanos();
-                while (!stop.get() && !sweepRequested.get() && System.nanoTime() < deadline) {
-                    Thread.sleep(50);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            if (stop.get()) {
-                return;
-            }
-            if (sweepRequested.getAndSet(false)) {
-                log.info("Heavy sweep requested");
-                safeSweep();
-            } else {
-                try {
-                    if (needsHeavySweep()) {
-                        log.info("Light sweep: the subnet changed; heavy sweep");
-                        safeSweep();
-                    }
-                } catch (RuntimeException e) {
-                    log.warn("light sweep failed: " + e.getMessage());
-                }
-            }
-        }
+        new SmStateMachine(this, SmStateMachine.Polling.defaults(), log).run(stop);
     }
 
-    private void safeSweep() {
-        try {
-            sweep();
-        } catch (RuntimeException e) {
-            log.warn("sweep " + sweeps + " failed: " + e.getMessage());
-        }
+    /** Runs after every heavy sweep that configured the subnet (the dumps: {@link SmDumps#writer}). */
+    public void onSweep(java.util.function.BiConsumer<SubnetManager, SweepReport> hook) {
+        this.afterSweep = hook;
     }
 
     /** Asks {@link #run} for a heavy sweep as soon as it can (from any thread). */
     public void requestSweep() {
         sweepRequested.set(true);
+    }
+
+    /** Whether a heavy sweep was asked for since the last call (which clears the request). */
+    boolean takeSweepRequest() {
+        return sweepRequested.getAndSet(false);
+    }
+
+    boolean sweepRequested() {
+        return sweepRequested.get();
+    }
+
+    SmConfig config() {
+        return config;
+    }
+
+    SmpPipe pipe() {
+        return pipe;
+    }
+
+    SmInfoAgent smInfoAgent() {
+        return smInfo;
+    }
+
+    /** The SM's log. */
+    SmLog log() {
+        return log;
     }
 
     /** Discovery alone: the subnet as the SM's port sees it, nothing set. */

@@ -81,6 +81,15 @@ public final class Topology {
     private final byte[] switchInfo;
     private final int smPort;
     private final Map<Long, Integer> byGuid;
+    /** NodeInfo as each node answered it, {@link #NODE_INFO_SIZE} bytes a node (empty when not kept). */
+    private byte[] nodeInfo = new byte[0];
+
+    static final int NODE_INFO_SIZE = 40;
+    static final Layout NI = SmpAttributes.NODE_INFO;
+    static final Field NI_SYSTEM_GUID = NI.field("SystemGuid");
+    static final Field NI_DEVICE_ID = NI.field("DevId");
+    static final Field NI_REVISION = NI.field("Revision");
+    static final Field NI_VENDOR_ID = NI.field("VendorId");
 
     /** Discovery's raw arrays; the constructor takes ownership. */
     Topology(long[] nodeGuid, byte[] nodeType, int[] numPorts, String[] description, byte[][] path, long[] portGuid,
@@ -126,7 +135,38 @@ public final class Topology {
         }
     }
 
+    /** Keeps the nodes' NodeInfo (discovery's, {@link #NODE_INFO_SIZE} bytes a node, in node order). */
+    Topology withNodeInfo(byte[] info) {
+        if (info.length != nodeGuid.length * NODE_INFO_SIZE) {
+            throw new IllegalArgumentException("NodeInfo for " + info.length / NODE_INFO_SIZE + " nodes, not "
+                    + nodeGuid.length);
+        }
+        this.nodeInfo = info;
+        return this;
+    }
+
     // ---- nodes
+
+    /** NodeInfo SystemImageGUID (0 when NodeInfo was not kept). */
+    public long systemImageGuid(int n) {
+        return nodeInfoField(n, NI_SYSTEM_GUID);
+    }
+
+    public int vendorId(int n) {
+        return (int) nodeInfoField(n, NI_VENDOR_ID);
+    }
+
+    public int deviceId(int n) {
+        return (int) nodeInfoField(n, NI_DEVICE_ID);
+    }
+
+    public long revision(int n) {
+        return nodeInfoField(n, NI_REVISION);
+    }
+
+    private long nodeInfoField(int n, Field f) {
+        return nodeInfo.length == 0 ? 0 : f.get(nodeInfo, n * NODE_INFO_SIZE);
+    }
 
     public int nodeCount() {
         return nodeGuid.length;

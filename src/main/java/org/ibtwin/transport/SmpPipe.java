@@ -49,7 +49,8 @@ public final class SmpPipe {
         void done(Reply reply);
     }
 
-    private record Request(byte[] path, int method, int attr, long modifier, byte[] data, Callback callback) {
+    private record Request(byte[] path, int method, int attr, long modifier, byte[] data, Callback callback,
+                           boolean counted) {
     }
 
     private record Done(Request request, long seq, byte[] mad, Throwable failure) {
@@ -109,11 +110,19 @@ public final class SmpPipe {
     }
 
     public void get(byte[] path, int attr, long modifier, Callback cb) {
-        queued.add(new Request(path, Methods.GET, attr, modifier, null, cb));
+        queued.add(new Request(path, Methods.GET, attr, modifier, null, cb, true));
+    }
+
+    /**
+     * A Get whose failure is not counted in {@link #failed()}: a question that may go unanswered without anything
+     * being wrong with the subnet (SMInfo to a port whose SM may have died).
+     */
+    public void probe(byte[] path, int attr, long modifier, Callback cb) {
+        queued.add(new Request(path, Methods.GET, attr, modifier, null, cb, false));
     }
 
     public void set(byte[] path, int attr, long modifier, byte[] data, Callback cb) {
-        queued.add(new Request(path, Methods.SET, attr, modifier, data.clone(), cb));
+        queued.add(new Request(path, Methods.SET, attr, modifier, data.clone(), cb, true));
     }
 
     /** Sends everything queued, and everything the callbacks queue, until nothing is left in flight. */
@@ -166,18 +175,18 @@ public final class SmpPipe {
     private void complete(Done d) {
         Reply reply;
         if (d.mad == null) {
-            failed++;
+            failed += d.request.counted ? 1 : 0;
             Throwable t = d.failure instanceof CompletionException && d.failure.getCause() != null
                     ? d.failure.getCause() : d.failure;
             String why = t instanceof MadTimeoutException ? "timeout (" + (retries + 1) + " attempts of "
                     + timeout.toMillis() + " ms)" : String.valueOf(t == null ? "no answer" : t.getMessage());
             reply = new Reply(null, -1, why);
         } else if (Smp.method(d.mad) != Methods.GET_RESP) {
-            failed++;
+            failed += d.request.counted ? 1 : 0;
             reply = new Reply(null, -1, "answer with method 0x" + Integer.toHexString(Smp.method(d.mad)));
         } else {
             int st = Smp.status(d.mad);
-            if (st != MadStatus.OK) {
+            if (st != MadStatus.OK && d.request.counted) {
                 failed++;
             }
             reply = new Reply(d.mad, st, null);

@@ -270,20 +270,54 @@ class DiagCommandsTest {
     // ---- attaching
 
     @Test
-    void withNothingToAttachToOneLineSaysHow() {
+    void withNothingToAttachToTheDefaultFabricsTwinAnswers() {
         TransportOptions t = new TransportOptions();
         t.env = Map.of();
-        org.assertj.core.api.Assertions.assertThatThrownBy(t::target)
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("no fabric to attach to: give --ibsim HOST:PORT, or set IBSIM_SERVER_NAME/"
-                        + "IBSIM_SERVER_PORT, to query a running `ibsim -r`");
+        assertThat(t.target().isInProcess()).isTrue();
+        assertThat(t.target().fabric()).isNull();
         DiagCommand.opener = o -> {
             o.env = Map.of();
             return o.open();
         };
-        assertThat(run("smpquery", "nodeinfo", "1")).isEqualTo(2);
-        assertThat(err.toString()).isEqualTo("ibtwin smpquery: no fabric to attach to: give --ibsim HOST:PORT, or "
-                + "set IBSIM_SERVER_NAME/IBSIM_SERVER_PORT, to query a running `ibsim -r`\n");
+        // the built-in default fabric, brought up by ibtwin's SM: node001 is the first CA
+        assertThat(run("smpquery", "nodedesc", "-D", "0")).isZero();
+        assertThat(out.toString()).isEqualTo("Node Description:..................node001 mlx5_0\n");
+    }
+
+    @Test
+    void inProcessTwinAtANamedNodeOrAFabricFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        DiagCommand.opener = o -> {
+            o.env = Map.of("SIM_HOST", "node017");
+            return o.open();
+        };
+        assertThat(run("smpquery", "nodedesc", "-D", "0")).isZero();
+        assertThat(out.toString()).isEqualTo("Node Description:..................node017 mlx5_0\n");
+
+        java.nio.file.Path topo = dir.resolve("pair.topo");
+        org.ibtwin.format.TopologyWriter.write(org.ibtwin.gen.Shapes.backToBack(org.ibtwin.model.LinkSpeed.HDR), topo);
+        DiagCommand.opener = o -> {
+            o.env = Map.of();
+            o.fabric = topo.toString();
+            return o.open();
+        };
+        assertThat(run("smpquery", "portinfo", "-D", "0,1")).isZero();
+        assertThat(out.toString()).contains("LinkState:.......................Active");
+
+        DiagCommand.opener = o -> {
+            o.env = Map.of();
+            o.fabric = dir.resolve("missing.topo").toString();
+            return o.open();
+        };
+        assertThat(run("smpquery", "nodedesc", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("missing.topo: no such file");
+
+        DiagCommand.opener = o -> {
+            o.env = Map.of("SIM_HOST", "nosuchnode");
+            return o.open();
+        };
+        assertThat(run("smpquery", "nodedesc", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown node");
     }
 
     @Test

@@ -118,9 +118,17 @@ class DoctorCommandTest {
     }
 
     @Test
+    void liveOnTheInProcessTwinOfAFabricFindsThePlantedProblemsThroughMads() {
+        assertThat(run("doctor", "--fabric", "default")).isEqualTo(1);
+        assertThat(err.toString()).contains("ibtwin doctor: discovered 65 nodes, 120 links");
+        assertThat(out.toString()).contains("the in-process twin of default (65 nodes", "ERROR    T04  leaf02/33 <-> "
+                + "spine01/17", "ERROR    T14  node033", "WARNING  T07  node017");
+    }
+
+    @Test
     void liveWithNothingListeningExitsThree() {
         assertThat(run("doctor", "--ibsim", "127.0.0.1:17489")).isEqualTo(3);
-        assertThat(err.toString()).startsWith("ibtwin doctor: cannot read the fabric at 127.0.0.1:17489: ");
+        assertThat(err.toString()).startsWith("ibtwin doctor: cannot read ibsim at 127.0.0.1:17489: ");
     }
 
     @Test

@@ -157,4 +157,64 @@ class SmCommandsTest {
             assertThat(server.clients()).isEmpty();
         }
     }
+
+    @Test
+    void smOnceGoesStandbyWhereAMasterRunsAndWritesNoDumps() throws Exception {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        Twin twin = Twin.of(fabric);
+        var at = twin.attach(fabric.cas().get(0).name(), 0);
+        at.setIsSm(true);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        try (org.ibtwin.sim.TwinTransport t = new org.ibtwin.sim.TwinTransport(at);
+             IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
+            org.ibtwin.sm.SubnetManager master = new org.ibtwin.sm.SubnetManager(t,
+                    org.ibtwin.sm.SmConfig.defaults().withPriority(5), org.ibtwin.sm.SmLog.quiet());
+            org.ibtwin.sm.SmStateMachine machine = new org.ibtwin.sm.SmStateMachine(master,
+                    org.ibtwin.sm.SmStateMachine.Polling.defaults(), org.ibtwin.sm.SmLog.quiet());
+            Thread th = new Thread(() -> machine.run(stop));
+            th.setDaemon(true);
+            th.start();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (master.lids() == null) {
+                assertThat(System.nanoTime()).isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            server.start(InetAddress.getLoopbackAddress(), 0);
+            SmCommand cmd = new SmCommand();
+            CommandLine cl = new CommandLine(cmd);
+            cmd.env = Map.of();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            Path dumps = dir.resolve("dumps");
+            int rc = cl.execute("-o", "--ibsim", "127.0.0.1:" + server.port(), "--sim-host",
+                    fabric.cas().get(4).name(), "-p", "3", "--dump-dir", dumps.toString());
+            assertThat(rc).as(out + "\n" + err).isZero();
+            assertThat(out.toString()).contains("Entering DISCOVERING state\n")
+                    .containsPattern("Found SM 0x0002c90300000003 \\(priority 5, MASTER\\) at node001/1\n")
+                    .contains("Entering STANDBY state (from DISCOVERING): found master SM 0x0002c90300000003 "
+                            + "(priority 5, MASTER) at node001/1\n")
+                    .doesNotContain("SUBNET UP");
+            assertThat(dumps).doesNotExist();
+            out.getBuffer().setLength(0);
+            rc = cl.execute("-o", "-q", "--ibsim", "127.0.0.1:" + server.port(), "--sim-host",
+                    fabric.cas().get(4).name());
+            assertThat(rc).isZero();
+            assertThat(out.toString()).isEqualTo("STANDBY: master SM 0x0002c90300000003 (priority 5, MASTER) at "
+                    + "node001/1\n");
+        } finally {
+            stop.set(true);
+        }
+    }
+
+    @Test
+    void badStateMachineOptionsAreOneLineAndExit2() {
+        assertThat(run("sm", "-o", "-p", "16", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin sm: -p/--priority must be 0..15, not 16\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("sm", "-o", "--polling_retry_number", "0", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin sm: --polling_retry_number must be at least 1\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("sm", "-o", "--sminfo_polling_timeout", "0", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin sm: --sminfo_polling_timeout must be at least 1 ms\n");
+    }
 }

@@ -128,8 +128,10 @@ public final class SmOutputs {
         return Text.integer(need(f, k, file, line), file, line, k);
     }
 
+    /** ibroute's head ({@code [0x0-0x6]}, hex), or OpenSM's opensm-lfts.dump ({@code [0-6]}, decimal, 'desc'). */
     private static final Pattern ROUTE_HEAD = Pattern.compile(
-            "^Unicast lids \\[0x([0-9a-fA-F]+)-0x([0-9a-fA-F]+)\\] of switch (.*?)guid (0x[0-9a-fA-F]+) \\((.*)\\):\\s*$");
+            "^Unicast lids \\[(0x)?([0-9a-fA-F]+)-(0x)?([0-9a-fA-F]+)\\] of switch (.*?)guid (0x[0-9a-fA-F]+) "
+                    + "\\((.*)\\):\\s*$");
     private static final Pattern ROUTE = Pattern.compile("^0x([0-9a-fA-F]+) (\\d+)\\b.*$");
     private static final Pattern LID_IN = Pattern.compile("Lid (\\d+)");
 
@@ -152,13 +154,21 @@ public final class SmOutputs {
                 if (i == lines.length) {
                     break;
                 }
-                int top = Integer.parseInt(h.group(2), 16);
+                int top;
+                try {
+                    top = Integer.parseInt(h.group(4), h.group(3) != null ? 16 : 10);
+                } catch (NumberFormatException e) {
+                    throw new FormatException(file, i + 1, "LID range end \"" + h.group(4) + "\" is not a number");
+                }
                 lft = new int[top + 1];
                 java.util.Arrays.fill(lft, -1);
-                Matcher lm = LID_IN.matcher(h.group(3));
+                Matcher lm = LID_IN.matcher(h.group(5));
                 lid = lm.find() ? Integer.parseInt(lm.group(1)) : 0;
-                guid = Text.guid(h.group(4), file, i + 1);
-                desc = h.group(5);
+                guid = Text.guid(h.group(6), file, i + 1);
+                desc = h.group(7);
+                if (h.group(3) == null && desc.length() >= 2 && desc.startsWith("'") && desc.endsWith("'")) {
+                    desc = desc.substring(1, desc.length() - 1);
+                }
                 head = i + 1;
                 continue;
             }

@@ -42,7 +42,8 @@ public final class ToolOutputs {
     private static final Pattern DEVINFO = Pattern.compile("(?m)^(hca_id:\\s|No IB devices found)");
     private static final Pattern SMINFO = Pattern.compile("(?m)^sminfo: sm lid \\d+ sm guid 0x");
     private static final Pattern SAQUERY = Pattern.compile("(?m)^(NodeRecord dump:|SMInfoRecord dump:|IsSM ports)");
-    private static final Pattern IBROUTE = Pattern.compile("(?m)^Unicast lids \\[0x[0-9a-fA-F]+-0x[0-9a-fA-F]+\\] of");
+    private static final Pattern IBROUTE = Pattern.compile(
+            "(?m)^Unicast lids \\[(0x[0-9a-fA-F]+-0x[0-9a-fA-F]+|\\d+-\\d+)\\] of");
     private static final Pattern LSPCI = Pattern.compile(
             "(?m)^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7] [^:]+: ");
     private static final Pattern LNK = Pattern.compile("(?m)^\\s+Lnk(Sta|Cap):");

@@ -14,8 +14,9 @@ import java.util.stream.IntStream;
  * is chosen by destination, not by load (d-mod-k): number the CA LIDs in leaf order, then a switch at level
  * {@code l} with {@code u} up ports takes up port {@code (j / k_l) mod u} for LID number {@code j}, where
  * {@code k_l} is the product of the up-port counts of the levels below. Every route to one destination thus meets
- * at the same top switch and comes down one path, and consecutive destinations spread over all up ports. Down
- * ports (parallel links) are chosen the same way; switch LIDs go to the least-used port.
+ * at the same top switch and comes down one path, and consecutive destinations spread over all up ports. Among
+ * parallel links down, and for switch LIDs, the least-used port is taken: the destinations of one leaf share their
+ * d-mod-k figure above it, and would all come down one of the links.
  */
 public final class FatTreeEngine implements RoutingEngine {
     public static final String NAME = "ftree";
@@ -90,7 +91,10 @@ public final class FatTreeEngine implements RoutingEngine {
         }
         Balancer.Selector dmodk = (s, lid, c, load) -> {
             int j = index[lid];
-            if (j < 0) {
+            int below = g.neighbour(s, c[0]);
+            if (j < 0 || (c.length > 1 && below >= 0 && level[below] < level[s])) {
+                // switch LIDs, and parallel links down: the least used (all of a leaf's CAs share one d-mod-k
+                // figure here, so d-mod-k would send them all down one of the parallel links)
                 return Balancer.LEAST_USED.select(s, lid, c, load);
             }
             long k = divisor[level[s]];

@@ -247,4 +247,25 @@ class ToolOutputsTest {
         assertThat(r.lft()[8]).isEqualTo(5);
         assertThat(r.lft()[5]).isEqualTo(-1);
     }
+
+    /** OpenSM's opensm-lfts.dump (as real OpenSM 3.3 writes it with -D 0x41): recognised and read as ibroute's. */
+    @Test
+    void readsOpensmsLftDump() {
+        String dump = "Unicast lids [0-6] of switch Lid 3 guid 0x0000000000200001 ('sw2'):\n"
+                + "0x0001 003 # Switch portguid 0x0000000000200000: 'sw1'\n"
+                + "0x0003 000 # Switch portguid 0x0000000000200001: 'sw2'\n"
+                + "0x0006 002 # Channel Adapter portguid 0x0000000000100007: 'H-4'\n"
+                + "6 lids dumped\n"
+                + "Unicast lids [0-6] of switch Lid 1 guid 0x0000000000200000 ('sw1'):\n"
+                + "0x0002 001 # Channel Adapter portguid 0x0000000000100001: 'H-1'\n"
+                + "6 lids dumped\n";
+        assertThat(ToolOutputs.detect(dump, "opensm-lfts.dump")).isEqualTo(Kind.IBROUTE);
+        List<SmOutputs.Routes> rs = SmOutputs.ibroute(dump, "opensm-lfts.dump");
+        assertThat(rs).hasSize(2);
+        assertThat(rs.get(0).switchLid()).isEqualTo(3);
+        assertThat(rs.get(0).switchGuid()).isEqualTo(0x200001L);
+        assertThat(rs.get(0).description()).isEqualTo("sw2");
+        assertThat(rs.get(0).lft()).containsExactly(-1, 3, -1, 0, -1, -1, 2);
+        assertThat(rs.get(1).lft()[2]).isEqualTo(1);
+    }
 }

@@ -1,0 +1,66 @@
+package org.ibtwin.diag;
+
+/** GIDs as the tools print them: C's {@code inet_ntop(AF_INET6, ...)} of the 16 bytes (prefix, then GUID). */
+public final class Gids {
+    private Gids() {
+    }
+
+    /**
+     * inet_ntop's text: groups in lower-case hex without leading zeros, the longest run of two or more zero groups
+     * (the first of equals) as "::", and the last 32 bits as a dotted quad when the first 96 are zero (or are
+     * {@code ::ffff:}).
+     */
+    public static String ntop(long prefix, long guid) {
+        int[] w = new int[8];
+        for (int i = 0; i < 4; i++) {
+            w[i] = (int) (prefix >>> (48 - 16 * i)) & 0xffff;
+            w[4 + i] = (int) (guid >>> (48 - 16 * i)) & 0xffff;
+        }
+        int bestBase = -1;
+        int bestLen = 0;
+        int curBase = -1;
+        int curLen = 0;
+        for (int i = 0; i < 8; i++) {
+            if (w[i] == 0) {
+                if (curBase < 0) {
+                    curBase = i;
+                    curLen = 1;
+                } else {
+                    curLen++;
+                }
+                if (curLen > bestLen) {
+                    bestBase = curBase;
+                    bestLen = curLen;
+                }
+            } else {
+                curBase = -1;
+                curLen = 0;
+            }
+        }
+        if (bestLen < 2) {
+            bestBase = -1;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (bestBase >= 0 && i >= bestBase && i < bestBase + bestLen) {
+                if (i == bestBase) {
+                    sb.append(':');
+                }
+                continue;
+            }
+            if (i != 0) {
+                sb.append(':');
+            }
+            if (i == 6 && bestBase == 0 && (bestLen == 6 || (bestLen == 5 && w[5] == 0xffff))) {
+                sb.append(w[6] >>> 8).append('.').append(w[6] & 0xff).append('.').append(w[7] >>> 8).append('.')
+                        .append(w[7] & 0xff);
+                return sb.toString();
+            }
+            sb.append(Integer.toHexString(w[i]));
+        }
+        if (bestBase >= 0 && bestBase + bestLen == 8) {
+            sb.append(':');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,436 @@
+package org.ibtwin.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.ibtwin.cli.Main;
+import org.ibtwin.format.TopologyWriter;
+import org.ibtwin.format.tools.HostOutputs;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.diag.MadQuery;
+import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.mad.PortId;
+import org.ibtwin.mad.SmpAttributes;
+import org.ibtwin.transport.IbsimClient;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * ibstat, ibstatus, sminfo, ibaddr, ibportstate and ibroute of ibtwin against the real infiniband-diags on the same
+ * running {@code ibsim -r} after a real {@code opensm -o} gave out LIDs: identical stdout and exit codes, for every
+ * node (ibstat attached at each), every LID (ibaddr) and every port (ibportstate queries), every switch (ibroute,
+ * unicast and multicast), and the error cases. sminfo's activity count moves with every sweep of the running
+ * OpenSM, so it is compared with that number masked.
+ *
+ * <p>ibstatus is a shell script whose {@code cd} and {@code [ -d ]} libumad2sim cannot intercept, so it cannot run
+ * on ibsim: each of its lines is compared with what {@code cat} of the sysfs file the script reads gives under
+ * libumad2sim, and the output is read back by the doctor's ibstatus reader. ibportstate's changes are compared on
+ * two ibsims of the same fabric: the real tool changes a port of one, ours the same port of the other, and what the
+ * tools print, and a real query after, must be the same.
+ */
+@Tag("interop")
+class DiagToolsInteropTest {
+    private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(30);
+    private static final int FIRST_PORT = 18400;
+    private static final int LAST_PORT = 18480;
+
+    private static RealTools tools;
+    private int compared;
+
+    @BeforeAll
+    static void findTools() {
+        tools = RealTools.findOrSkip();
+        for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute")) {
+            if (RealTools.executable(t).isEmpty()) {
+                String notice = "INTEROP SKIPPED: " + t + " not found (install infiniband-diags)";
+                if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                    fail("CI=true but " + notice);
+                }
+                System.err.println(notice);
+                org.junit.jupiter.api.Assumptions.assumeTrue(false, notice);
+            }
+        }
+    }
+
+    @Test
+    void fatTree(@TempDir Path dir) throws Exception {
+        Path net = dir.resolve("fat.topo");
+        TopologyWriter.write(FatTree.build(FatTreeSpec.of(2, 8, 8)), net);
+        run(net, dir, "fat tree 2x8x8", false);
+    }
+
+    @Test
+    void madNet(@TempDir Path dir) throws Exception {
+        Path net = dir.resolve("mad.net");
+        try (var in = getClass().getResourceAsStream("/mad/mad.net")) {
+            Files.copy(in, net);
+        }
+        run(net, dir, "mad.net", true);
+    }
+
+    private void run(Path net, Path dir, String what, boolean changes) throws Exception {
+        long t0 = System.nanoTime();
+        List<String> nodes = nodeNames(net);
+        try (Sim sim = Sim.start(net, dir)) {
+            sim.sweep();
+            List<Target> targets = sim.discover();
+            hostTools(sim, nodes);
+            addresses(sim, targets);
+            portStates(sim, targets);
+            routes(sim, targets);
+            errors(sim, targets);
+            smInfo(sim, targets);
+        }
+        if (changes) {
+            portChanges(net, dir);
+        }
+        System.out.printf(Locale.ROOT, "INTEROP diag tools %s: %d identical comparisons, %d ms%n", what, compared,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    }
+
+    /** The ibsim node names of a net file or ibnetdiscover dump, in order. */
+    private static List<String> nodeNames(Path net) throws IOException {
+        List<String> names = new ArrayList<>();
+        Matcher m = Pattern.compile("(?m)^(?:Switch|Hca|Ca)\\s+\\d+\\s+\"([^\"]+)\"").matcher(Files.readString(net));
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    // ---- what is compared
+
+    /** ibstat at every node (a few of them for the bigger fabrics), ibstatus against the sysfs files. */
+    private void hostTools(Sim sim, List<String> nodes) throws Exception {
+        int n = 0;
+        for (String node : nodes) {
+            if (n++ >= 4) {
+                break;
+            }
+            for (List<String> a : n > 2 ? List.of(List.<String>of(), List.of("ibsim0", "1"))
+                    : List.of(List.<String>of(), List.of("-s"), List.of("-p"), List.of("-l"), List.of("ibsim0"),
+                    List.of("ibsim0", "0"), List.of("ibsim0", "1"), List.of("ibsim0", "2"), List.of("mlx5_0"))) {
+                same(sim, node, "ibstat", a.toArray(String[]::new));
+            }
+            Result ours = sim.ours(node, "ibstatus");
+            assertThat(ours.exit()).isZero();
+            String[] lines = ours.out().split("\n");
+            Matcher h = Pattern.compile("^Infiniband device 'ibsim0' port (\\d+) status:$").matcher(lines[0]);
+            assertThat(h.matches()).as(ours.out()).isTrue();
+            String dirPath = "/sys/class/infiniband/ibsim0/ports/" + h.group(1) + "/";
+            String[] files = {"gids/0", "lid", "sm_lid", "state", "phys_state", "rate"};
+            UmadClient.Result cat = sim.client.withSimHost(node).run(Path.of("/bin/sh"), "-c",
+                    "for f in " + String.join(" ", files) + "; do echo \"$(cat " + dirPath + "$f)\"; done");
+            String[] want = cat.out().split("\n");
+            for (int i = 0; i < files.length; i++) {
+                String got = lines[i + 1].substring(lines[i + 1].indexOf(":\t") + 1).trim();
+                assertThat(got).as("ibstatus %s at %s", files[i], node).isEqualTo(want[i].trim());
+            }
+            assertThat(lines[7]).isEqualTo("\tlink_layer:\t IB");
+            assertThat(HostOutputs.ibstatus(ours.out(), "ibstatus")).hasSize(1);
+            assertThat(HostOutputs.ibstat(sim.ours(node, "ibstat").out(), "ibstat")).hasSize(1);
+            compared++;
+        }
+    }
+
+    /** ibaddr for every LID and a few forms. */
+    private void addresses(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        same(sim, at, "ibaddr");
+        for (Target t : targets.subList(0, Math.min(10, targets.size()))) {
+            String lid = Integer.toString(t.lid());
+            same(sim, at, "ibaddr", lid);
+            same(sim, at, "ibaddr", "-L", lid);
+        }
+        Target last = targets.get(targets.size() - 1);
+        same(sim, at, "ibaddr", "-g", Integer.toString(last.lid()));
+        same(sim, at, "ibaddr", "-l", Integer.toString(last.lid()));
+        same(sim, at, "ibaddr", "-D", "0,1");
+    }
+
+    /**
+     * ibportstate's query of every port of every node by directed route (the peer of an active switch port too),
+     * and of a few ports by LID: ibsim does not answer the combined route to the peer of a LID-routed switch port,
+     * so there both tools time out (-t 100) and fail alike.
+     */
+    private void portStates(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        for (Target t : targets.subList(0, Math.min(8, targets.size()))) {
+            String path = String.join(",", Arrays.stream(t.path()).mapToObj(Integer::toString).toList());
+            for (int p : t.ports()) {
+                same(sim, at, "ibportstate", "-D", path, Integer.toString(p));
+            }
+            for (int p : t.ports().subList(0, Math.min(2, t.ports().size()))) {
+                same(sim, at, "ibportstate", "-t", "100", Integer.toString(t.lid()), Integer.toString(p));
+            }
+        }
+    }
+
+    /** ibroute of every switch: unicast with and without destinations, ranges, multicast. */
+    private void routes(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        for (Target t : targets.stream().filter(Target::isSwitch).limit(3).toList()) {
+            String lid = Integer.toString(t.lid());
+            same(sim, at, "ibroute", lid);
+            same(sim, at, "ibroute", "-n", lid);
+            same(sim, at, "ibroute", lid, "2", "0x5");
+            same(sim, at, "ibroute", "-M", lid);
+            same(sim, at, "ibroute", "-M", "-n", lid);
+            same(sim, at, "ibroute", "-M", "-a", lid, "0xc000", "0xc003");
+        }
+        Target sw = targets.stream().filter(Target::isSwitch).findFirst().orElseThrow();
+        same(sim, at, "ibroute", "-a", Integer.toString(sw.lid()), "1", "0x10");
+    }
+
+    /** The error paths: the real tools' words and exit codes. */
+    private void errors(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        Target ca = targets.stream().filter(t -> !t.isSwitch()).findFirst().orElseThrow();
+        String caLid = Integer.toString(ca.lid());
+        for (List<String> c : List.of(
+                List.of("ibroute", caLid),                                 // not a switch
+                List.of("ibroute", "-t", "100", "999"),                    // no such LID
+                List.of("ibroute", "abc"),
+                List.of("ibaddr", "-t", "100", "999"),
+                List.of("ibaddr", "0"),
+                List.of("sminfo", "-t", "100", "999"),
+                List.of("ibportstate", "-t", "100", "999", "1"),
+                List.of("ibportstate", caLid, "1", "foo"),
+                List.of("ibportstate", caLid, "1", "speed"),
+                List.of("ibportstate", caLid, "1", "width", "99"),
+                List.of("ibportstate", caLid, "1", "lid", "0xc000"),
+                List.of("ibportstate", caLid, "1", "query", "reset"),
+                List.of("ibportstate", "abc", "1"))) {
+            same(sim, at, c.get(0), c.subList(1, c.size()).toArray(String[]::new));
+        }
+    }
+
+    /** sminfo with OpenSM running: the same but for the activity count. */
+    private void smInfo(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        Path log = sim.dir.resolve("opensm-run.log");
+        ProcessBuilder pb = new ProcessBuilder(tools.opensm.toString(), "-f", log.toString())
+                .directory(sim.dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(sim.dir.resolve("opensm-run.out").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        sim.client.env(pb.environment());
+        Process osm = pb.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            Result real;
+            do {
+                Thread.sleep(200);
+                real = sim.real(at, "sminfo");
+            } while (real.exit() != 0 && System.nanoTime() < deadline);
+            assertThat(real.exit()).as("sminfo with OpenSM running: " + real.out()).isZero();
+            for (String[] a : new String[][] {{}, {Integer.toString(targets.get(0).lid())}, {"-D", "0"}}) {
+                Result r = sim.real(at, "sminfo", a);
+                Result o = sim.ours(at, concat("sminfo", a));
+                assertThat(mask(o.out())).as(o.command()).isEqualTo(mask(r.out()));
+                assertThat(o.exit()).isEqualTo(r.exit());
+                compared++;
+            }
+        } finally {
+            RealTools.stop(osm);
+        }
+    }
+
+    private static String mask(String s) {
+        return s.replaceAll("activity count \\d+", "activity count N");
+    }
+
+    /** ibportstate's changes: the real tool on one ibsim, ours on another of the same fabric. */
+    private void portChanges(Path net, Path dir) throws Exception {
+        Path d1 = Files.createDirectories(dir.resolve("a"));
+        Path d2 = Files.createDirectories(dir.resolve("b"));
+        Files.copy(net, d1.resolve(net.getFileName()));
+        Files.copy(net, d2.resolve(net.getFileName()));
+        try (Sim a = Sim.start(d1.resolve(net.getFileName()), d1);
+             Sim b = Sim.start(d2.resolve(net.getFileName()), d2)) {
+            a.sweep();
+            b.sweep();
+            List<Target> ta = a.discover();
+            String at = ta.get(0).node();
+            Target sw = ta.stream().filter(Target::isSwitch).findFirst().orElseThrow();
+            Target ca = ta.stream().filter(t -> !t.isSwitch()).reduce((x, y) -> y).orElseThrow();
+            String swLid = Integer.toString(sw.lid());
+            String caLid = Integer.toString(ca.lid());
+            // a linked port of the switch: the one discovery left it by to reach the next switch
+            String top = ta.stream().filter(t -> t.isSwitch() && t.path().length == sw.path().length + 1)
+                    .map(t -> Integer.toString(t.path()[t.path().length - 1])).findFirst()
+                    .orElse(Integer.toString(sw.numPorts()));
+            List<String[]> ops = List.of(
+                    new String[] {swLid, top, "disable"},
+                    new String[] {swLid, top, "enable"},
+                    new String[] {swLid, top, "speed", "1"},
+                    new String[] {swLid, top, "width", "1"},
+                    new String[] {swLid, top, "reset"},
+                    new String[] {swLid, top, "on"},
+                    new String[] {swLid, "0", "mkeylease", "100", "lmc", "1"},
+                    new String[] {caLid, Integer.toString(ca.port()), "mtu", "4", "vls", "2"},
+                    new String[] {caLid, Integer.toString(ca.port()), "down"});
+            for (String[] op : ops) {
+                Result r = a.real(at, "ibportstate", op);
+                Result o = b.ours(at, concat("ibportstate", op));
+                assertThat(o.out()).as(o.command() + "\n(real stderr " + r.err() + ")").isEqualTo(r.out());
+                assertThat(o.exit()).isEqualTo(r.exit());
+                // the state after, asked by directed route (ibsim does not answer a LID-routed query's peer part)
+                Target t = op[0].equals(swLid) ? sw : ca;
+                String[] query = {"-D", String.join(",", Arrays.stream(t.path()).mapToObj(Integer::toString)
+                        .toList()), op[1]};
+                assertThat(b.real(at, "ibportstate", query).out()).as("after " + o.command())
+                        .isEqualTo(a.real(at, "ibportstate", query).out());
+                compared += 2;
+            }
+        }
+    }
+
+    private void same(Sim sim, String node, String tool, String... args) throws Exception {
+        Result real = sim.real(node, tool, args);
+        Result ours = sim.ours(node, concat(tool, args));
+        assertThat(ours.out()).as(ours.command() + " at " + node + "\n(real stderr: " + real.err() + ")")
+                .isEqualTo(real.out());
+        assertThat(ours.exit()).as(ours.command() + " exit code").isEqualTo(real.exit());
+        compared++;
+    }
+
+    private static String[] concat(String first, String... rest) {
+        String[] a = new String[rest.length + 1];
+        a[0] = first;
+        System.arraycopy(rest, 0, a, 1, rest.length);
+        return a;
+    }
+
+    record Result(String command, int exit, String out, String err) {
+    }
+
+    /** A node: LID, ports to query, path, the ibsim name to attach at (for the first one found). */
+    record Target(boolean isSwitch, int lid, int numPorts, int port, int[] path, String node) {
+        List<Integer> ports() {
+            List<Integer> p = new ArrayList<>();
+            if (isSwitch) {
+                for (int i = 0; i <= numPorts; i++) {
+                    p.add(i);
+                }
+            } else {
+                p.add(port);
+            }
+            return p;
+        }
+    }
+
+    /** A real ibsim in this test's port band, and its clients. */
+    static final class Sim implements AutoCloseable {
+        final RemoteIbsim ibsim;
+        final Path dir;
+        final UmadClient client;
+
+        private Sim(RemoteIbsim ibsim, Path dir) {
+            this.ibsim = ibsim;
+            this.dir = dir;
+            this.client = new UmadClient(tools.umad2sim, ibsim.port(), dir, null, TOOL_TIMEOUT);
+        }
+
+        static Sim start(Path net, Path dir) throws IOException, InterruptedException {
+            return new Sim(RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, List.of(),
+                    Duration.ofSeconds(10)), dir);
+        }
+
+        void sweep() throws IOException, InterruptedException {
+            UmadClient.Result r = client.run(tools.opensm, "-o", "-f", dir.resolve("opensm.log").toString());
+            assertThat(r.exit()).as("opensm -o\n" + r.out() + r.err()).isZero();
+        }
+
+        Result real(String node, String tool, String... args) throws IOException, InterruptedException {
+            Path exe = RealTools.executable(tool).orElseThrow();
+            UmadClient.Result r = client.withSimHost(node).run(exe, args);
+            if (r.timedOut()) {
+                fail(r.command() + " still running after " + TOOL_TIMEOUT.toSeconds() + " s");
+            }
+            return new Result(r.command(), r.exit(), r.out(), r.err());
+        }
+
+        Result ours(String node, String... args) {
+            List<String> a = new ArrayList<>();
+            a.add(args[0]);
+            a.add("--ibsim");
+            a.add("127.0.0.1:" + ibsim.port());
+            if (node != null) {
+                a.add("--sim-host");
+                a.add(node);
+            }
+            a.addAll(Arrays.asList(args).subList(1, args.length));
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cl = Main.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            int rc = cl.execute(a.toArray(String[]::new));
+            return new Result("ibtwin " + String.join(" ", args), rc, out.toString(), err.toString());
+        }
+
+        /** Every node by directed route from ibsim's first node, with the LIDs OpenSM gave. */
+        List<Target> discover() {
+            List<Target> found = new ArrayList<>();
+            try (IbsimClient c = IbsimClient.connect("127.0.0.1", ibsim.port(), null, false)) {
+                String first = c.attachedNode();
+                MadQuery q = new MadQuery(c);
+                Set<Long> seen = new HashSet<>();
+                Deque<int[]> queue = new ArrayDeque<>();
+                queue.add(new int[] {0});
+                while (!queue.isEmpty()) {
+                    int[] path = queue.poll();
+                    PortId dest = PortId.directed(path);
+                    byte[] ni = q.smpGet(dest, AttributeIds.NODE_INFO, 0);
+                    boolean sw = SmpAttributes.NODE_INFO.get(ni, 0, "NodeType") == 2;
+                    int n = (int) SmpAttributes.NODE_INFO.get(ni, 0, "NumPorts");
+                    long portGuid = SmpAttributes.NODE_INFO.get(ni, 0, "PortGuid");
+                    int local = (int) SmpAttributes.NODE_INFO.get(ni, 0, "LocalPort");
+                    if (!seen.add(portGuid)) {
+                        continue;
+                    }
+                    int lid = (int) SmpAttributes.PORT_INFO.get(q.smpGet(dest, AttributeIds.PORT_INFO, 0), 0, "Lid");
+                    found.add(new Target(sw, lid, n, local, path, found.isEmpty() ? first : null));
+                    if (sw || path.length == 1) {
+                        for (int p = sw ? 1 : local; p <= (sw ? n : local); p++) {
+                            byte[] pi = q.smpGet(dest, AttributeIds.PORT_INFO, p);
+                            if (SmpAttributes.PORT_INFO.get(pi, 0, "LinkState") >= 2) {
+                                int[] next = Arrays.copyOf(path, path.length + 1);
+                                next[path.length] = p;
+                                queue.add(next);
+                            }
+                        }
+                    }
+                }
+            }
+            return found;
+        }
+
+        @Override
+        public void close() {
+            ibsim.close();
+        }
+    }
+}

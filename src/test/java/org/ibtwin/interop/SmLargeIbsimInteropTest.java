@@ -1,0 +1,154 @@
+package org.ibtwin.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.ibtwin.cli.Main;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.model.Fabric;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/**
+ * {@code ibtwin sm -o} on real {@code ibsim -r} with up to 256 CAs, checked by the real tools: ibnetdiscover shows a
+ * LID on every CA port and switch, iblinkinfo shows every linked port Active, and ibtracert gets from CA to CA (all
+ * pairs at 24 CAs, a seeded sample of 300 at 256; each pair is one ibtracert process, 25 ms or so). Ports 18200..18289.
+ */
+@Tag("interop")
+@Timeout(180)
+class SmLargeIbsimInteropTest {
+    static final int FIRST_PORT = 18200;
+    static final int LAST_PORT = 18289;
+    private static final Pattern CA_PORT = Pattern.compile(
+            "^\\[(\\d+)]\\(([0-9a-f]+)\\)\\s+\"[^\"]+\"\\[\\d+]\\s+#\\s+lid (\\d+) lmc \\d+ \"[^\"]*\" lid (\\d+)",
+            Pattern.MULTILINE);
+    private static final Pattern SWITCH = Pattern.compile("^Switch\\s+\\d+ \"[^\"]+\"\\s+# \"([^\"]*)\".* lid (\\d+) "
+            + "lmc", Pattern.MULTILINE);
+    /** iblinkinfo's port lines: "... 1[  ] ==( 4X 53.125 Gbps Active/  LinkUp)==> ...". */
+    private static final Pattern LINK = Pattern.compile("==\\(\\s*\\S+\\s+[\\d.]+ Gbps\\s+(\\w+)/\\s*(\\w+)\\)==>");
+
+    static RealTools tools;
+    static Path ibtracert;
+    static Path iblinkinfo;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void findTools() {
+        tools = RealTools.findOrSkip();
+        ibtracert = RealTools.executable("ibtracert").orElse(null);
+        iblinkinfo = RealTools.executable("iblinkinfo").orElse(null);
+        if (ibtracert == null || iblinkinfo == null) {
+            String notice = "INTEROP SKIPPED: ibtracert/iblinkinfo not found (install " + RealTools.PACKAGES + ")";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                org.junit.jupiter.api.Assertions.fail("CI=true but " + notice);
+            }
+            System.err.println(notice);
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, notice);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}-level radix {1}, {2} hosts, -R {3}, {4} pairs (0: all)")
+    @CsvSource({"2, 8, 24, minhop, 0", "2, 32, 256, 'ftree,minhop', 300"})
+    void everyCaReachesEveryOther(int levels, int radix, int hosts, String engines, int sample) throws Exception {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(levels, radix, hosts));
+        Path net = FabricFiles.write(fabric, dir.resolve("lab"))[0];
+        try (RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, RealTools.limits(fabric),
+                Duration.ofSeconds(30))) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cl = Main.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            int rc = cl.execute("sm", "-o", "-q", "--ibsim", "127.0.0.1:" + sim.port(), "-R", engines);
+            assertThat(rc).as(out + "\n" + err).isZero();
+            assertThat(out.toString()).isEqualTo("SUBNET UP\n");
+
+            UmadClient c = new UmadClient(tools.umad2sim, sim.port(), dir, null, Duration.ofSeconds(30));
+            UmadClient.Result disc = c.run(tools.ibnetdiscover);
+            assertThat(disc.exit()).as(disc.err()).isZero();
+            Map<String, Integer> caLids = new LinkedHashMap<>();
+            Matcher m = CA_PORT.matcher(disc.out());
+            while (m.find()) {
+                caLids.put(m.group(2), Integer.parseInt(m.group(3)));
+            }
+            assertThat(caLids).hasSize(hosts);
+            assertThat(caLids.values()).doesNotContain(0).doesNotHaveDuplicates();
+            Matcher sw = SWITCH.matcher(disc.out());
+            int switches = 0;
+            while (sw.find()) {
+                switches++;
+                assertThat(Integer.parseInt(sw.group(2))).as(sw.group(1)).isPositive();
+            }
+            assertThat(switches).isEqualTo(fabric.switches().size());
+
+            UmadClient.Result links = c.run(iblinkinfo);
+            assertThat(links.exit()).as(links.err()).isZero();
+            Matcher lm = LINK.matcher(links.out());
+            int linked = 0;
+            while (lm.find()) {
+                linked++;
+                assertThat(lm.group(1) + "/" + lm.group(2)).isEqualTo("Active/LinkUp");
+            }
+            // iblinkinfo prints every linked port (switches' and CAs'), each with its peer: each link twice
+            assertThat(linked).isEqualTo(2 * fabric.links().size());
+
+            List<int[]> pairs = new ArrayList<>();
+            for (int a : caLids.values()) {
+                for (int b : caLids.values()) {
+                    if (a != b) {
+                        pairs.add(new int[] {a, b});
+                    }
+                }
+            }
+            if (sample > 0 && sample < pairs.size()) {
+                Collections.shuffle(pairs, new Random(42));
+                pairs = pairs.subList(0, sample);
+            }
+            // three at a time: ibsim has ten client slots
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            long t0 = System.nanoTime();
+            try {
+                List<Future<String>> checks = new ArrayList<>();
+                for (int[] p : pairs) {
+                    checks.add(pool.submit(() -> {
+                        UmadClient.Result tr = c.run(ibtracert, Integer.toString(p[0]), Integer.toString(p[1]));
+                        boolean ok = tr.exit() == 0 && tr.out().contains("To ca ")
+                                && tr.out().contains(" lid " + p[1] + "-" + p[1] + " ");
+                        return ok ? null : "ibtracert " + p[0] + " " + p[1] + ": exit " + tr.exit() + "\n" + tr.out()
+                                + tr.err();
+                    }));
+                }
+                for (Future<String> f : checks) {
+                    assertThat(f.get()).isNull();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            System.out.printf("%d hosts: %d ibtracert pairs in %.1f s%n", hosts, pairs.size(),
+                    (System.nanoTime() - t0) / 1e9);
+        }
+    }
+}
