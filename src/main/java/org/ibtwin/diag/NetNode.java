@@ -106,6 +106,19 @@ public final class NetNode {
 
     /** The description as C prints the 64-byte field with %s: up to the first NUL. */
     public String description() {
+        String d = desc;
+        if (d == null || descOf != nodeDesc) {
+            d = decode();
+            desc = d;
+            descOf = nodeDesc;
+        }
+        return d;
+    }
+
+    private String desc;
+    private byte[] descOf;
+
+    private String decode() {
         int n = 0;
         while (n < nodeDesc.length && nodeDesc[n] != 0) {
             n++;

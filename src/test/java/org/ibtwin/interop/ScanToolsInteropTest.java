@@ -111,7 +111,7 @@ class ScanToolsInteropTest {
         TopologyWriter.write(f, net);
         Path cache;
         try (Sim sim = Sim.start(net, dir)) {
-            everything(sim, List.of("0,1", "0,1,33"), true);
+            everything(sim, List.of("0,1", "0,1,33"), false);
             Result hints = sim.ours("iblinkinfo");
             // the DDR cable between HDR ports: ibsim's ports claim QDR at most, so that is what it could be
             assertThat(hints.out()).containsPattern("(?m)^ +2 +33\\[  \\] ==\\( 4X +5\\.0 Gbps Active/  LinkUp\\)==> .*"
@@ -155,6 +155,48 @@ class ScanToolsInteropTest {
 
     private static Node byDescription(Fabric f, String prefix) {
         return f.nodes().stream().filter(n -> n.description().startsWith(prefix + " ")).findFirst().orElseThrow();
+    }
+
+    /**
+     * The real tools and ours on ibtwin's own simulator (the twin's ibsim endpoint), brought up by real OpenSM: an
+     * FDR10 fabric (ConnectX-3 and SwitchX, so both scans ask the Mellanox ExtendedPortInfo) and the default fabric
+     * (HDR: its DDR link could be 53.125 Gbps).
+     */
+    @Test
+    void realToolsOnTheTwin(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        for (Fabric f : List.of(org.ibtwin.gen.Shapes.singleSwitch(4, 36, org.ibtwin.model.LinkSpeed.FDR10),
+                FabricFiles.loadDefault())) {
+            org.ibtwin.sim.Twin twin = org.ibtwin.sim.Twin.of(f);
+            org.ibtwin.sim.IbsimServer server = null;
+            java.net.BindException last = null;
+            for (int attempt = 0; attempt < 8 && server == null; attempt++) {
+                org.ibtwin.sim.IbsimServer s = new org.ibtwin.sim.IbsimServer(name -> twin.attach(name, 0));
+                try {
+                    s.start(java.net.InetAddress.getLoopbackAddress(), RemoteIbsim.freeRange(FIRST_PORT, LAST_PORT));
+                    server = s;
+                } catch (java.net.BindException e) {
+                    s.close();
+                    last = e;
+                }
+            }
+            if (server == null) {
+                throw last;
+            }
+            Path d = Files.createDirectories(dir.resolve("twin" + f.size()));
+            try (Sim sim = Sim.on(server, d)) {
+                boolean small = f.size() < 10;
+                for (String[] a : small ? new String[][] {{}, {"-p"}, {"-f"}, {"-s"}} : new String[][] {{}}) {
+                    same(sim, tools.ibnetdiscover, a);
+                }
+                for (String[] a : small ? new String[][] {{}, {"-l"}, {"-d"}} : new String[][] {{}}) {
+                    same(sim, iblinkinfo, a);
+                }
+                String links = sim.ours("iblinkinfo").out();
+                assertThat(links).contains(f.size() == 5 ? "10.0 Gbps (FDR10)" : "( Could be 53.125 Gbps)");
+            }
+        }
+        report("on the twin (FDR10, default)", t0);
     }
 
     private void fabric(Fabric f, String name, Path dir, List<String> paths) throws Exception {
@@ -256,23 +298,36 @@ class ScanToolsInteropTest {
     record Result(String command, int exit, String out, String err) {
     }
 
-    /** A real {@code ibsim -r} on our band, swept once by a real {@code opensm -o}. */
+    /**
+     * A simulator on our band, swept once by a real {@code opensm -o}: a real {@code ibsim -r}, or the twin's
+     * endpoint.
+     */
     static final class Sim implements AutoCloseable {
-        final RemoteIbsim ibsim;
+        final AutoCloseable server;
+        final int port;
         final Path dir;
         final UmadClient client;
 
-        private Sim(RemoteIbsim ibsim, Path dir) {
-            this.ibsim = ibsim;
+        private Sim(AutoCloseable server, int port, Path dir) {
+            this.server = server;
+            this.port = port;
             this.dir = dir;
-            this.client = new UmadClient(tools.umad2sim, ibsim.port(), dir, null, TOOL_TIMEOUT);
+            this.client = new UmadClient(tools.umad2sim, port, dir, null, TOOL_TIMEOUT);
         }
 
         static Sim start(Path net, Path dir) throws IOException, InterruptedException {
-            Sim s = new Sim(RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, List.of(),
-                    Duration.ofSeconds(10)), dir);
+            RemoteIbsim ibsim = RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, List.of(),
+                    Duration.ofSeconds(10));
+            return sweep(new Sim(ibsim, ibsim.port(), dir));
+        }
+
+        static Sim on(org.ibtwin.sim.IbsimServer twin, Path dir) throws IOException, InterruptedException {
+            return sweep(new Sim(twin, twin.port(), dir));
+        }
+
+        private static Sim sweep(Sim s) throws IOException, InterruptedException {
             try {
-                Result sm = s.real(tools.opensm, "-o", "-f", dir.resolve("opensm.log").toString());
+                Result sm = s.real(tools.opensm, "-o", "-f", s.dir.resolve("opensm.log").toString());
                 assertThat(sm.exit()).as("opensm -o\n" + sm.out() + sm.err()).isZero();
             } catch (Throwable e) {
                 s.close();
@@ -290,7 +345,7 @@ class ScanToolsInteropTest {
         }
 
         Result ours(String tool, String... args) {
-            List<String> a = new ArrayList<>(List.of(tool, "--ibsim", RemoteIbsim.HOST + ":" + ibsim.port()));
+            List<String> a = new ArrayList<>(List.of(tool, "--ibsim", RemoteIbsim.HOST + ":" + port));
             a.addAll(List.of(args));
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
@@ -303,7 +358,11 @@ class ScanToolsInteropTest {
 
         @Override
         public void close() {
-            ibsim.close();
+            try {
+                server.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 }
