@@ -52,6 +52,7 @@ final class Discovery {
         final int[] remotePort;
         final byte[][] portInfo;
         byte[] switchInfo;
+        byte[] nodeInfo;
         String description = "";
 
         Found(int index, long guid, int type, int ports, byte[] path) {
@@ -138,6 +139,7 @@ final class Discovery {
             return;
         }
         Found n = new Found(nodes.size(), guid, type, ports, path);
+        n.nodeInfo = Arrays.copyOf(ni, Topology.NODE_INFO_SIZE);
         nodes.add(n);
         byGuid.put(guid, n);
         link(from, fromPort, n, local);
@@ -261,6 +263,7 @@ final class Discovery {
         int[] ports = new int[n];
         String[] desc = new String[n];
         byte[][] paths = new byte[n][];
+        byte[] nodeInfo = new byte[n * Topology.NODE_INFO_SIZE];
         int[] base = new int[n];
         int slots = 0;
         int switches = 0;
@@ -270,6 +273,7 @@ final class Discovery {
             ports[f.index] = f.ports;
             desc[f.index] = f.description;
             paths[f.index] = f.path;
+            System.arraycopy(f.nodeInfo, 0, nodeInfo, f.index * Topology.NODE_INFO_SIZE, Topology.NODE_INFO_SIZE);
             base[f.index] = slots;
             slots += f.ports + 1;
             switches += f.isSwitch() ? 1 : 0;
@@ -310,7 +314,9 @@ final class Discovery {
                 }
             }
         }
-        return new Topology(guid, type, ports, desc, paths, portGuid, remote, portInfo, has, switchInfo,
+        Topology t = new Topology(guid, type, ports, desc, paths, portGuid, remote, portInfo, has, switchInfo,
                 base[0] + Math.max(0, smPortNumber));
+        t.nodeInfo(nodeInfo);
+        return t;
     }
 }

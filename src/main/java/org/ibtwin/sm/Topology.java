@@ -126,6 +126,24 @@ public final class Topology {
         }
     }
 
+    /** NodeInfo's size: 40 bytes. */
+    static final int NODE_INFO_SIZE = 40;
+    private byte[] nodeInfo = new byte[0];
+
+    /** Discovery hands over each node's NodeInfo as first read (40 bytes a node, in node order). */
+    void nodeInfo(byte[] all) {
+        this.nodeInfo = all;
+    }
+
+    /** Node {@code n}'s NodeInfo as discovery first read it (40 bytes, a copy; zeros when not kept). */
+    public byte[] nodeInfo(int n) {
+        byte[] out = new byte[NODE_INFO_SIZE];
+        if (nodeInfo.length >= (n + 1) * NODE_INFO_SIZE) {
+            System.arraycopy(nodeInfo, n * NODE_INFO_SIZE, out, 0, NODE_INFO_SIZE);
+        }
+        return out;
+    }
+
     // ---- nodes
 
     public int nodeCount() {
@@ -370,7 +388,13 @@ public final class Topology {
         return w == null || s == null ? null : w.label() + s.label();
     }
 
-    private LinkSpeed activeSpeed(int g) {
+    /** The port's active width, or null when it has none. */
+    public LinkWidth activeWidth(int g) {
+        return width((int) portInfoField(g, PI_LWA));
+    }
+
+    /** The port's active speed, or null when it has none. */
+    public LinkSpeed activeSpeed(int g) {
         int e2 = (int) portInfoField(g, PI_LSEA2);
         int e = (int) portInfoField(g, PI_LSEA);
         int l = (int) portInfoField(g, PI_LSA);
