@@ -68,6 +68,7 @@ public final class SmCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--sweep must be 0 or more seconds");
         }
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), priority, err, "ibtwin sm");
+        var partitions = sm.partitions();
         TransportOptions where = new TransportOptions();
         where.ibsim = ibsim;
         where.simHost = simHost;
@@ -105,6 +106,7 @@ public final class SmCommand implements Callable<Integer> {
                     + "routing %s", target.host(), target.port(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
                     priority, cfg.routingEngines()));
             SubnetManager manager = new SubnetManager(t, cfg, log);
+            manager.partitions(partitions);
             if (once) {
                 SweepReport r = manager.sweep();
                 if (quiet) {

@@ -104,6 +104,7 @@ public final class UpCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--sweep must be 0 or more seconds");
         }
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), 0, err, "ibtwin up");
+        var partitions = sm.partitions();
         long t0 = System.nanoTime();
         Fabric f = FabricFiles.load(fabric);
         Twin twin = Twin.of(f);
@@ -113,6 +114,7 @@ public final class UpCommand implements Callable<Integer> {
         try (TwinTransport transport = new TwinTransport(at, "ibtwin0")) {
             SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin up", verbose, !json);
             SubnetManager manager = new SubnetManager(transport, cfg, log);
+            manager.partitions(partitions);
             long t1 = System.nanoTime();
             SweepReport r = manager.sweep();
             Topology topo = manager.topology();

@@ -249,10 +249,10 @@ public final class IbsimWire {
      * answers through ibsim.
      */
     public static long madLength(byte[] mad) {
-        if (mad.length < 40 || (mad[1] & 0xff) != 0x03 || (mad[3] & 0x80) == 0 || (mad[37] & 0x7) != 0x7) {
+        if (mad.length < 36 || (mad[1] & 0xff) != 0x03 || (mad[3] & 0x80) == 0 || (mad[26] & 0x7) != 0x7) {
             return MAD_SIZE;
         }
-        long paylen = ((mad[44] & 0xffL) << 24) | ((mad[45] & 0xff) << 16) | ((mad[46] & 0xff) << 8) | (mad[47] & 0xff);
+        long paylen = ((mad[32] & 0xffL) << 24) | ((mad[33] & 0xff) << 16) | ((mad[34] & 0xff) << 8) | (mad[35] & 0xff);
         return Math.max(56, Math.min(MAD_SIZE, 36 + paylen));
     }
 
