@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ibtwin", mixinStandardHelpOptions = true, version = "ibtwin 0.1.0",
         description = "An InfiniBand fabric in software.",
         subcommands = {TopoCommand.class, GenCommand.class, SimCommand.class, UpCommand.class, SmCommand.class,
-            SmpqueryCommand.class,
+            SmpqueryCommand.class, SaqueryCommand.class,
             PerfqueryCommand.class, PerftestCommand.WriteBw.class, PerftestCommand.ReadBw.class,
             PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,

@@ -226,21 +226,23 @@ public final class MadQuery {
         MadHeaders.MAD.set(mad, 0, "MadTRID", tid);
         String dport = PortId.lid(smLid).toString();
         MadAddress to = MadAddress.gsi(smLid);
-        byte[] resp = saCall(mad, to, tid, dport, "no response");
+        byte[] got = saCall(mad, to, tid, dport, "no response");
+        int length = got.length;
+        byte[] resp = Arrays.copyOf(got, MadHeaders.MAD_SIZE);
         int status = (int) MadHeaders.MAD.get(resp, 0, "MadStatus");
         int stride = (int) sa.get(resp, 0, "SaAttrOffs") * 8;
         boolean active = (sa.get(resp, 0, "RmppFlags") & MadHeaders.RMPP_FLAG_ACTIVE) != 0;
         long seg = sa.get(resp, 0, "RmppSegNum");
         if (status != MadStatus.OK || !active || sa.get(resp, 0, "RmppType") != MadHeaders.RMPP_TYPE_DATA
                 || seg != 1) {
-            return new SaResult(status, stride, Arrays.copyOfRange(resp, MadHeaders.SA_DATA_OFFSET, resp.length));
+            return new SaResult(status, stride, Arrays.copyOfRange(resp, MadHeaders.SA_DATA_OFFSET, length));
         }
         java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
         long total = sa.get(resp, 0, "RmppPayload") - 20;
         int next = 1;
         while (true) {
             long flags = sa.get(resp, 0, "RmppFlags");
-            int bytes = Math.min(MadHeaders.SA_DATA_SIZE, resp.length - MadHeaders.SA_DATA_OFFSET);
+            int bytes = Math.min(MadHeaders.SA_DATA_SIZE, length - MadHeaders.SA_DATA_OFFSET);
             if ((flags & MadHeaders.RMPP_FLAG_LAST) != 0) {
                 long lastBytes = sa.get(resp, 0, "RmppPayload") - 20;
                 if (lastBytes >= 0 && lastBytes <= bytes) {
@@ -258,7 +260,9 @@ public final class MadQuery {
                 break;
             }
             next++;
-            resp = saCall(ack, to, tid, dport, "RMPP segment " + next + " not received");
+            got = saCall(ack, to, tid, dport, "RMPP segment " + next + " not received");
+            length = got.length;
+            resp = Arrays.copyOf(got, MadHeaders.MAD_SIZE);
             if (sa.get(resp, 0, "RmppSegNum") != next
                     || sa.get(resp, 0, "RmppType") != MadHeaders.RMPP_TYPE_DATA) {
                 throw new QueryException(QueryException.Kind.INVALID, 0, "RMPP: segment "
