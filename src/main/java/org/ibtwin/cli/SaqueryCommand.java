@@ -380,9 +380,10 @@ public final class SaqueryCommand implements Callable<Integer> {
         try {
             return DiagCommand.opener.apply(transport);
         } catch (MadTransportException e) {
-            throw new Exit(1, "ibwarn: [" + ProcessHandle.current().pid() + "] umad_open_port: can't attach to ibsim "
-                    + "at " + transport.target() + ": " + e.getMessage() + "\nsaquery: iberror: failed: Failed to "
-                    + "bind to the SA");
+            long pid = ProcessHandle.current().pid();
+            throw new Exit(DiagCommand.IBERROR, "ibwarn: [" + pid + "] umad_open_port: can't attach to ibsim at "
+                    + transport.target() + ": " + e.getMessage() + "\nibpanic: [" + pid + "] main: Failed to bind to "
+                    + "the SA: " + e.getMessage());
         }
     }
 
