@@ -193,4 +193,27 @@ class SubnetAdministratorTest {
             assertThat(sm.setsSent(AttributeIds.P_KEY_TABLE)).isEqualTo(sets);
         }
     }
+
+    @Test
+    void lostSegmentsAndAcksAreAskedForAgainAndTheTableStillComesWhole() {
+        Fabric fabric = FabricFiles.loadDefault();
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            SweepReport r = f.sm(SmConfig.defaults()).sweep();
+            // a fifth of the NodeRecord MADs lost on the way to the client, and on the way to the SA
+            f.twin.setDropRate("node010", 1, AttributeIds.NODE_RECORD, 0.2);
+            f.twin.setDropRate("node001", 1, AttributeIds.NODE_RECORD, 0.2);
+            try (MadTransport other = client(f, "node010")) {
+                MadQuery q = new MadQuery(other).timeout(java.time.Duration.ofMillis(50)).attempts(8);
+                for (int i = 0; i < 3; i++) {
+                    MadQuery.SaResult nr = table(q, r.smLid(), AttributeIds.NODE_RECORD, 0, new byte[0]);
+                    assertThat(nr.records(NR.size())).hasSize(65);
+                    Set<Long> guids = new HashSet<>();
+                    for (byte[] rec : nr.records(NR.size())) {
+                        guids.add(NR.get(rec, 0, "PortGuid"));
+                    }
+                    assertThat(guids).hasSize(65);
+                }
+            }
+        }
+    }
 }

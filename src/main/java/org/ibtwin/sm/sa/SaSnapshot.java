@@ -19,16 +19,12 @@ import org.ibtwin.sm.routing.Lfts;
  * What the SA answers from: the subnet as the SM's last heavy sweep left it. Immutable once built; the SM hands a
  * new one to the {@link SubnetAdministrator} after each sweep, so queries never see a sweep half done.
  *
- * @param topology  the discovered subnet
- * @param lids      the LIDs given out
- * @param lfts      the LFTs written (switch numbers as the topology's), or null when nothing was routed
- * @param portInfo  each port slot's PortInfo as the port last answered it (null: none)
- * @param pkeys     each port slot's P_Key table as written (null: the port's default, 0xffff alone)
- * @param groups    the IPoIB broadcast groups of the partitions
- * @param smLid     the SM's LID
+ * <p>Its parts: the discovered subnet; the LIDs given out; the LFTs written (switch numbers as the topology's; null
+ * when nothing was routed); each port slot's PortInfo as the port last answered it (null: none); each port slot's
+ * P_Key table as written (null: the port's default, 0xffff alone); the IPoIB broadcast groups of the partitions; the
+ * SM's LID.
  */
-public record SaSnapshot(Topology topology, LidAssignment lids, Lfts lfts, byte[][] portInfo, int[][] pkeys,
-                         List<Group> groups, int smLid) {
+public final class SaSnapshot {
     /** The subnet prefix every GID here has. */
     public static final long GID_PREFIX = 0xfe80000000000000L;
     /** The default P_Key table of a port the SM did not program. */
@@ -64,10 +60,54 @@ public record SaSnapshot(Topology topology, LidAssignment lids, Lfts lfts, byte[
         }
     }
 
-    public SaSnapshot {
-        Objects.requireNonNull(topology, "topology");
-        Objects.requireNonNull(lids, "lids");
-        groups = List.copyOf(groups);
+    private final Topology topology;
+    private final LidAssignment lids;
+    private final Lfts lfts;
+    private final byte[][] portInfo;
+    private final int[][] pkeys;
+    private final List<Group> groups;
+    private final int smLid;
+    private final int[] byLid;
+
+    public SaSnapshot(Topology topology, LidAssignment lids, Lfts lfts, byte[][] portInfo, int[][] pkeys,
+                      List<Group> groups, int smLid) {
+        this.topology = Objects.requireNonNull(topology, "topology");
+        this.lids = Objects.requireNonNull(lids, "lids");
+        this.lfts = lfts;
+        this.portInfo = portInfo;
+        this.pkeys = pkeys;
+        this.groups = List.copyOf(groups);
+        this.smLid = smLid;
+        this.byLid = byLid();
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public LidAssignment lids() {
+        return lids;
+    }
+
+    public List<Group> groups() {
+        return groups;
+    }
+
+    public int smLid() {
+        return smLid;
+    }
+
+    /** The end port at each LID (-1: none): PathRecords look LIDs up per pair. */
+    private int[] byLid() {
+        int[] idx = new int[lids.maxLid() + 1];
+        java.util.Arrays.fill(idx, -1);
+        for (int g : topology.endPorts()) {
+            int base = lids.lid(g);
+            for (int l = base; base != 0 && l < base + (1 << lids.lmc(g)) && l < idx.length; l++) {
+                idx[l] = g;
+            }
+        }
+        return idx;
     }
 
     // ---- end ports and their LIDs
@@ -93,13 +133,7 @@ public record SaSnapshot(Topology topology, LidAssignment lids, Lfts lfts, byte[
 
     /** The end port whose LID range holds {@code lid}, or -1. */
     int endPortByLid(int lid) {
-        for (int g : topology.endPorts()) {
-            int base = lids.lid(g);
-            if (base != 0 && lid >= base && lid < base + (1 << lids.lmc(g))) {
-                return g;
-            }
-        }
-        return -1;
+        return lid > 0 && lid < byLid.length ? byLid[lid] : -1;
     }
 
     /** The end port with this port GUID (a switch's port 0 for its GUID), or -1. */
