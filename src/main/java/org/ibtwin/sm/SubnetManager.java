@@ -71,6 +71,7 @@ public final class SubnetManager {
                 sa.accept(m);
             } else if (m.mad().length == org.ibtwin.mad.MadHeaders.MAD_SIZE && TrapHandler.isTrap(m.mad())) {
                 traps.accept(m);
+                sa.report(m.mad());
             } else {
                 smInfo.accept(m);
             }

@@ -216,4 +216,45 @@ class SubnetAdministratorTest {
             }
         }
     }
+
+    @Test
+    void aSubscriberGetsTrap128AsAReportWithTheIssuerGid() throws Exception {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            SubnetManager sm = f.sm(SmConfig.defaults());
+            SweepReport r = sm.sweep();
+            // through a simulator, GMP requests reach only a port registered as an SM (as in ibsim): the subscriber
+            try (MadTransport sub = f.attach(fabric.cas().get(5).name())) {
+                java.util.concurrent.BlockingQueue<byte[]> got = new java.util.concurrent.LinkedBlockingQueue<>();
+                sub.onUnsolicited(m -> got.add(m.mad()));
+                Layout ii = SaAttributes.INFORM_INFO;
+                byte[] t = new byte[ii.size()];
+                ii.set(t, 0, "InformIsGeneric", 1);
+                ii.set(t, 0, "InformSubscribe", 1);
+                ii.set(t, 0, "InformTrapNumber", 0xffff);
+                ii.set(t, 0, "InformQPN", 1);
+                MadQuery q = new MadQuery(sub);
+                assertThat(q.saQuery(r.smLid(), Methods.SET, AttributeIds.INFORM_INFO, 0, 0, 0, t).status()).isZero();
+                assertThat(sm.sa().subscriptions()).hasSize(1);
+
+                var facing = fabric.cas().get(3).port(1).remote();
+                Node leaf = facing.node();
+                f.twin.linkDown(leaf.name(), facing.number());     // a host port: trap 128 from its leaf
+                byte[] report = got.poll(5, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(report).as("a Report").isNotNull();
+                assertThat(report[1] & 0xff).isEqualTo(0x03);
+                assertThat(report[3] & 0xff).isEqualTo(Methods.REPORT);
+                Layout n = SaAttributes.NOTICE;
+                assertThat(n.get(report, 56, "NoticeTrapNumber")).isEqualTo(128);
+                int leafLid = f.twin.lid(leaf.name(), 0);
+                assertThat(n.get(report, 56, "NoticeIssuerLID")).isEqualTo(leafLid);
+                byte[] gid = n.getBytes(report, 56, "NoticeIssuerGID");
+                long g = 0;
+                for (int i = 8; i < 16; i++) {
+                    g = (g << 8) | (gid[i] & 0xff);
+                }
+                assertThat(g).isEqualTo(leaf.port(0).guid());
+            }
+        }
+    }
 }

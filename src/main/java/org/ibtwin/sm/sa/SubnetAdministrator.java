@@ -325,6 +325,52 @@ public final class SubnetAdministrator {
         reply(mad, from, MadStatus.OK, Methods.GET_RESP, t, 0);
     }
 
+    /**
+     * Forwards a trap the SM received (an SMP with a Notice) as SubnAdmReport(Notice) to every subscriber whose
+     * InformInfo asks for it: a generic subscription for that trap number or for all (0xFFFF), the Notice with the
+     * IssuerGID of the port at its IssuerLID. The subscriber's ReportResp is not waited for. Returns the Reports
+     * sent.
+     */
+    public int report(byte[] trap) {
+        Layout smp = SmpAttributes.NOTICE;
+        Layout ii = SaAttributes.INFORM_INFO;
+        Layout sa = SaAttributes.NOTICE;
+        int offset = MadHeaders.SMP_DATA_OFFSET;
+        boolean generic = smp.get(trap, offset, "NoticeIsGeneric") != 0;
+        long number = smp.get(trap, offset, "NoticeTrapNumber");
+        int issuerLid = (int) smp.get(trap, offset, "NoticeIssuerLID");
+        SaSnapshot s = snapshot;
+        int sent = 0;
+        for (byte[] sub : subscriptions) {
+            long want = ii.get(sub, 0, "InformTrapNumber");
+            if ((ii.get(sub, 0, "InformIsGeneric") != 0) != generic || (want != 0xffff && want != number)) {
+                continue;
+            }
+            byte[] r = new byte[MadHeaders.MAD_SIZE];
+            Layout h = MadHeaders.MAD;
+            h.set(r, 0, "MadBaseVersion", 1);
+            h.set(r, 0, "MadMgmtClass", MgmtClasses.SUBN_ADM);
+            h.set(r, 0, "MadClassVersion", SA_CLASS_VERSION);
+            h.set(r, 0, "MadMethod", Methods.REPORT);
+            h.set(r, 0, "MadTRID", transport.nextTid());
+            h.set(r, 0, "MadAttr", AttributeIds.NOTICE);
+            System.arraycopy(trap, offset, r, HEADER, SmpAttributes.NOTICE.size());
+            int issuer = s == null ? -1 : s.endPortByLid(issuerLid);
+            if (issuer >= 0) {
+                sa.setBytes(r, HEADER, "NoticeIssuerGID", s.gid(issuer));
+            }
+            int lid = (int) ii.get(sub, 0, "InformLIDRangeBegin");
+            int qpn = (int) ii.get(sub, 0, "InformQPN");
+            try {
+                transport.send(r, new MadAddress(lid, qpn == 0 ? 1 : qpn, MadAddress.GSI_QKEY, 0, 0));
+                sent++;
+            } catch (RuntimeException e) {
+                ignored.incrementAndGet();
+            }
+        }
+        return sent;
+    }
+
     // ---- responses
 
     private byte[] classPortInfo() {
