@@ -97,20 +97,35 @@ final class PKeyManager {
         written.clear();
     }
 
-    /** The P_Key of each partition key ("0x7fff", or a name when the file gives no P_Key: skipped). */
+    /**
+     * The P_Key of each partition key ("0x7fff"; a name when the file gives no P_Key: then, as OpenSM generates
+     * one, the next free number counting from 1, in file order).
+     */
     private Map<String, Integer> pkeysByKey(List<String> warnings) {
         Map<String, Integer> keys = new LinkedHashMap<>();
         keys.put(String.format("0x%04x", PartitionsConf.DEFAULT_PKEY), PartitionsConf.DEFAULT_PKEY);
         if (conf == null) {
             return keys;
         }
+        int counter = 0;
         for (PartitionsConf.Partition p : conf.partitions()) {
-            if (p.pkey() < 0) {
-                warnOnce(warnings, conf.file() + ":" + p.line() + ": partition \"" + p.name() + "\" has no P_Key; "
-                        + "left out (give it one: " + p.name() + "=0x...)");
+            if (p.pkey() >= 0) {
+                keys.putIfAbsent(p.key(), p.pkey());
                 continue;
             }
-            keys.putIfAbsent(p.key(), p.pkey());
+            if (keys.containsKey(p.key())) {
+                continue;                       // a second statement of a partition named so: the same P_Key
+            }
+            // as OpenSM: the next number from 1 up that no partition defined so far has
+            while (++counter < PartitionsConf.DEFAULT_PKEY && keys.containsValue(counter)) {
+                continue;
+            }
+            if (counter >= PartitionsConf.DEFAULT_PKEY) {
+                warnOnce(warnings, conf.file() + ":" + p.line() + ": no P_Key left for partition \"" + p.name()
+                        + "\"; left out");
+                continue;
+            }
+            keys.put(p.key(), counter);
         }
         return keys;
     }
@@ -212,10 +227,11 @@ final class PKeyManager {
         int mlid = 0xc000;
         Set<Integer> done = new HashSet<>();
         for (PartitionsConf.Partition p : conf.partitions()) {
-            if (p.pkey() < 0 || !p.flags().containsKey("ipoib") || !done.add(p.pkey())) {
+            Integer pkey = keys.get(p.key());
+            if (pkey == null || !p.flags().containsKey("ipoib") || !done.add(pkey)) {
                 continue;
             }
-            out.add(SaSnapshot.Group.ipoibBroadcast(p.pkey() | 0x8000, mlid++, flag(p, "mtu", DEFAULT_MTU),
+            out.add(SaSnapshot.Group.ipoibBroadcast(pkey | 0x8000, mlid++, flag(p, "mtu", DEFAULT_MTU),
                     flag(p, "rate", DEFAULT_RATE), flag(p, "sl", 0)));
         }
         return out;

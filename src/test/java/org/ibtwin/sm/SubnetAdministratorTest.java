@@ -257,4 +257,26 @@ class SubnetAdministratorTest {
             }
         }
     }
+
+    @Test
+    void aPartitionWithoutAPkeyGetsTheNextFreeOneAsOpensmGeneratesIt() {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        Node a = fabric.cas().get(1);
+        String conf = String.format("Default=0x7fff : ALL=full ;%nfirst=0x0001 : ALL=limited ;%n"
+                + "auto, ipoib : 0x%016x=full ;%n", a.port(1).guid());
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            SubnetManager sm = f.sm(SmConfig.defaults());
+            sm.partitions(PartitionsConf.parse(conf, "partitions.conf"));
+            assertThat(sm.sweep().subnetUp()).isTrue();
+            try (MadTransport other = client(f, a.name())) {
+                byte[] pk = new MadQuery(other).smpGet(PortId.lid(f.twin.lid(a.name(), 1)), AttributeIds.P_KEY_TABLE,
+                        0);
+                Layout l = SmpAttributes.P_KEY_TABLE;
+                assertThat(new long[] {l.get(pk, 0, "PKey0"), l.get(pk, 0, "PKey1"), l.get(pk, 0, "PKey2")})
+                        .containsExactly(0xffff, 0x0001, 0x8002);
+            }
+            assertThat(sm.sa().snapshot().groups()).hasSize(1);
+            assertThat(sm.sa().snapshot().groups().get(0).pkey()).isEqualTo(0x8002);
+        }
+    }
 }
