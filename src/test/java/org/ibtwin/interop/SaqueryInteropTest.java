@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The SA and saquery against the referees, on a real {@code ibsim -r} (UDP ports 18100..18199):
+ * The SA and saquery against the referees, on a real {@code ibsim -r} (UDP ports 18110..18170) and on the twin's
+ * ibsim endpoint (18175..18199):
  * <ol>
  * <li>our SM (with a partitions file) on real ibsim: real {@code smpquery pkeys} shows the partitions' P_Keys, and
  *     real {@code saquery} gets from our SA what our {@code ibtwin saquery} gets, byte for byte, wherever the answer
@@ -129,7 +130,7 @@ class SaqueryInteropTest {
     private static RemoteIbsim sim(Path dir) throws IOException, InterruptedException {
         Path net = dir.resolve("four.net");
         Files.writeString(net, NET);
-        return RemoteIbsim.start(tools.ibsim, net, 18110, 18180, List.of(), Duration.ofSeconds(10));
+        return RemoteIbsim.start(tools.ibsim, net, 18110, 18160, List.of(), Duration.ofSeconds(10));
     }
 
     private static Run real(UmadClient c, Path exe, List<String> args) throws IOException, InterruptedException {
@@ -271,6 +272,46 @@ class SaqueryInteropTest {
             } finally {
                 RealTools.stop(osm);
             }
+        }
+    }
+
+    @Test
+    void realSaqueryReachesOurSaOnTheTwinThroughItsIbsimEndpoint(@TempDir Path dir) throws Exception {
+        Path net = dir.resolve("four.net");
+        Files.writeString(net, NET);
+        org.ibtwin.sim.Twin twin = org.ibtwin.sim.Twin.of(org.ibtwin.format.FabricFiles.load(net));
+        org.ibtwin.sim.Attachment at = twin.attach("H-h1", 0);
+        at.setIsSm(true);
+        try (org.ibtwin.sim.TwinTransport smPort = new org.ibtwin.sim.TwinTransport(at);
+             org.ibtwin.sim.IbsimServer server = new org.ibtwin.sim.IbsimServer(name -> twin.attach(name, 0))) {
+            SubnetManager sm = new SubnetManager(smPort, SmConfig.defaults(), null);
+            sm.partitions(PartitionsConf.parse(PARTITIONS, "partitions.conf"));
+            assertThat(sm.sweep().subnetUp()).isTrue();
+            IOException last = null;
+            boolean started = false;
+            for (int port = 18175; port <= 18189 && !started; port++) {
+                try {
+                    server.start(java.net.InetAddress.getLoopbackAddress(), port);
+                    started = true;
+                } catch (IOException e) {
+                    last = e;
+                }
+            }
+            if (!started) {
+                throw last;
+            }
+            int port = server.port();
+            UmadClient c = new UmadClient(tools.umad2sim, port, dir, "H-h2", TOOL_TIMEOUT);
+            Lids lids = Lids.read(port);
+            for (List<String> q : lids.oneMad()) {
+                same(c, port, q);
+            }
+            Run realNr = real(c, saquery, List.of("NR"));
+            Run ourNr = ours(port, "H-h2", List.of("NR"));
+            assertThat(count(realNr.out(), "NodeRecord dump:")).isEqualTo(1);
+            assertThat(count(ourNr.out(), "NodeRecord dump:")).isEqualTo(5);
+            assertThat(ourNr.out()).startsWith(realNr.out());
+            sm.detach();
         }
     }
 }
