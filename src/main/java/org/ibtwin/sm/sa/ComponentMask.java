@@ -19,11 +19,8 @@ final class ComponentMask {
     static final long PR_SGID = 1L << 3;
     static final long PR_DLID = 1L << 4;
     static final long PR_SLID = 1L << 5;
-    static final long PR_FLOW_LABEL = 1L << 8;
-    static final long PR_HOP_LIMIT = 1L << 9;
     static final long PR_TCLASS = 1L << 10;
     static final long PR_PKEY = 1L << 13;
-    static final long PR_QOS_CLASS = 1L << 14;
     static final long PR_SL = 1L << 15;
     static final long PR_MTU_SELECTOR = 1L << 16;
     static final long PR_MTU = 1L << 17;

@@ -10,8 +10,9 @@ import org.ibtwin.mad.SaAttributes;
 /**
  * PathRecords (IBA 15.2.5.16): for each source and destination end port the query allows (SGID or SLID, DGID or
  * DLID; every end port when not given), the path the LFTs route: the P_Key both ports share (none shared: no path;
- * a P_Key asked for must be shared), the smallest MTU and the slowest rate along the route, SL, traffic class, flow
- * label and hop limit as asked (SL 0 and the rest 0 otherwise). MTU, rate and packet lifetime honour their
+ * a P_Key asked for must be shared), the smallest MTU and the slowest rate along the route (64 switch hops at
+ * most), SL and traffic class as asked (0 otherwise), hop limit 0xFF when the query gave a DGID and 0 otherwise, as
+ * OpenSM sets them. MTU, rate and packet lifetime honour their
  * selectors: 0 greater than, 1 less than, 2 exactly, 3 the largest available; a path that cannot satisfy one is
  * left out.
  */
@@ -93,11 +94,10 @@ final class Paths {
         PR.setBytes(r, 0, "PathRecSGid", s.gid(src));
         PR.set(r, 0, "PathRecDLid", dlid);
         PR.set(r, 0, "PathRecSLid", slid);
-        copy(t, r, mask, ComponentMask.PR_FLOW_LABEL, "PathRecFlowLabel");
-        copy(t, r, mask, ComponentMask.PR_HOP_LIMIT, "PathRecHopLimit");
         copy(t, r, mask, ComponentMask.PR_TCLASS, "PathRecTClass");
-        copy(t, r, mask, ComponentMask.PR_QOS_CLASS, "PathRecQosClass");
         copy(t, r, mask, ComponentMask.PR_SL, "PathRecSL");
+        // as OpenSM: no flow label; a hop limit only where a DGID was asked for (the path may leave the subnet)
+        PR.set(r, 0, "PathRecHopLimit", (mask & ComponentMask.PR_DGID) != 0 ? 0xff : 0);
         PR.set(r, 0, "PathRecReversible", 1);
         PR.set(r, 0, "PathRecPKey", pkey);
         PR.set(r, 0, "PathRecMtuSelector", 2);
