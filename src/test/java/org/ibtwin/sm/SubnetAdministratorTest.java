@@ -279,4 +279,36 @@ class SubnetAdministratorTest {
             assertThat(sm.sa().snapshot().groups().get(0).pkey()).isEqualTo(0x8002);
         }
     }
+
+    @Test
+    void queriesDuringSweepsAlwaysSeeOneWholeSweep() throws Exception {
+        Fabric fabric = FabricFiles.loadDefault();
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            SubnetManager sm = f.sm(SmConfig.defaults());
+            SweepReport r = sm.sweep();
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicInteger sweeps = new java.util.concurrent.atomic.AtomicInteger();
+            Thread sweeper = new Thread(() -> {
+                while (!stop.get()) {
+                    sm.forgetLfts();            // every block written again: long sweeps, many snapshots
+                    sm.sweep();
+                    sweeps.incrementAndGet();
+                }
+            });
+            sweeper.start();
+            try (MadTransport other = client(f, "node030")) {
+                MadQuery q = new MadQuery(other);
+                for (int i = 0; i < 15; i++) {
+                    assertThat(table(q, r.smLid(), AttributeIds.NODE_RECORD, 0, new byte[0]).records(NR.size()))
+                            .hasSize(65);
+                    assertThat(table(q, r.smLid(), AttributeIds.LINK_RECORD, 0, new byte[0])
+                            .records(SaAttributes.LINK_RECORD.size())).hasSize(240);
+                }
+            } finally {
+                stop.set(true);
+                sweeper.join(10_000);
+            }
+            assertThat(sweeps.get()).isPositive();
+        }
+    }
 }
