@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
             SmpqueryCommand.class, IbstatCommand.class, IbstatusCommand.class, IbvDevinfoCommand.class,
             SminfoCommand.class, IbaddrCommand.class, IbportstateCommand.class, IbrouteCommand.class,
             IbnetdiscoverCommand.class, IblinkinfoCommand.class, NodeListCommand.Hosts.class,
-            NodeListCommand.Switches.class, NodeListCommand.Nodes.class,
+            NodeListCommand.Switches.class, NodeListCommand.Nodes.class, SaqueryCommand.class,
             PerfqueryCommand.class, PerftestCommand.WriteBw.class, PerftestCommand.ReadBw.class,
             PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,

@@ -101,6 +101,7 @@ public final class SmCommand implements Callable<Integer> {
         SmStateMachine.Polling polling = new SmStateMachine.Polling(Duration.ofMillis(pollingMs), pollingRetries);
         long key = parseKey(smKey);
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), priority, err, "ibtwin sm");
+        var partitions = sm.partitions();
         TransportOptions where = new TransportOptions();
         where.ibsim = ibsim;
         where.simHost = simHost;
@@ -140,6 +141,7 @@ public final class SmCommand implements Callable<Integer> {
             if (dumpDir != null) {
                 manager.onSweep(SmDumps.writer(dumpDir, log));
             }
+            manager.partitions(partitions);
             if (once) {
                 SweepReport r = machine.once();
                 if (r == null) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import org.ibtwin.format.FormatException;
 import org.ibtwin.format.GuidListFile;
+import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.sm.SmConfig;
 import org.ibtwin.sm.routing.RoutingEngines;
 import picocli.CommandLine.Option;
@@ -48,9 +49,19 @@ public final class SmOptions {
             description = "Follow every programmed CA route and check for credit loops after routing.")
     boolean checkRoutes;
 
+    @Option(names = {"-P", "--Pconfig"}, paramLabel = "<file>",
+            description = "Partitions to program, OpenSM's partitions.conf (default: every port a full member of "
+                    + "the Default partition 0x7fff).")
+    Path partitionsFile;
+
     @Option(names = {"-F", "--config"}, paramLabel = "<file>",
             description = "An opensm.conf (accepted; not supported yet: it is ignored, with a warning).")
     Path config;
+
+    /** The partitions file read, or null without -P; bad input is a {@link FormatException} (file:line). */
+    PartitionsConf partitions() {
+        return partitionsFile == null ? null : PartitionsConf.read(partitionsFile);
+    }
 
     /** The configuration these options and {@code sweep} (the sweep interval) make; warnings go to {@code err}. */
     SmConfig config(Duration sweep, int priority, PrintWriter err, String command) {

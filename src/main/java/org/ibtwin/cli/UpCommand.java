@@ -109,6 +109,7 @@ public final class UpCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--sweep must be 0 or more seconds");
         }
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), 0, err, "ibtwin up");
+        var partitions = sm.partitions();
         long t0 = System.nanoTime();
         Fabric f = FabricFiles.load(fabric);
         Twin twin = Twin.of(f);
@@ -121,6 +122,7 @@ public final class UpCommand implements Callable<Integer> {
             if (dumpDir != null) {
                 manager.onSweep(org.ibtwin.sm.SmDumps.writer(dumpDir, log));
             }
+            manager.partitions(partitions);
             long t1 = System.nanoTime();
             SweepReport r = manager.sweep();
             Topology topo = manager.topology();

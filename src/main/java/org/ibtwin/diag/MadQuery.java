@@ -181,9 +181,136 @@ public final class MadQuery {
         header(mad, MgmtClasses.SUBN_ADM, SA_CLASS_VERSION, Methods.GET, attrId, 0);
         MadHeaders.SA.set(mad, 0, "SaCompMask", compMask);
         System.arraycopy(record, 0, mad, MadHeaders.SA_DATA_OFFSET, record.length);
-        byte[] resp = rpc(mad, MadAddress.gsi(smLid), PortId.lid(smLid).toString(), "mad_rpc_rmpp");
+        byte[] resp = Arrays.copyOf(rpc(mad, MadAddress.gsi(smLid), PortId.lid(smLid).toString(), "mad_rpc_rmpp"),
+                MadHeaders.MAD_SIZE);
         return Arrays.copyOfRange(resp, MadHeaders.SA_DATA_OFFSET, MadHeaders.SA_DATA_OFFSET
                 + MadHeaders.SA_DATA_SIZE);
+    }
+
+    /**
+     * What an SA query answered: the MAD status (0: success; the SA's codes are in bits 8..15), the records' spacing
+     * in bytes (AttributeOffset × 8; 0 for a single record) and the records' bytes, reassembled from every RMPP
+     * segment.
+     */
+    public record SaResult(int status, int stride, byte[] data) {
+        /** The records, each {@code size} bytes (a record cut short at the end is left out). */
+        public java.util.List<byte[]> records(int size) {
+            java.util.List<byte[]> out = new java.util.ArrayList<>();
+            int step = stride > 0 ? stride : size;
+            for (int off = 0; step > 0 && off + size <= data.length; off += step) {
+                out.add(Arrays.copyOfRange(data, off, off + size));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * An SA query ({@code method} SubnAdmGet or SubnAdmGetTable) of {@code attrId} with {@code compMask}, the
+     * template {@code record} and {@code smKey}, to the SA at {@code smLid}. A response sent by RMPP is reassembled:
+     * each DATA segment is ACKed with a window of one, the ACK asking for the next segment, and the last one is
+     * ACKed as IBA 13.6 wants. ACKs go out with the request's method (R bit clear): through ibsim a MAD with the R
+     * bit set reaches only the client whose TID it carries, never the SA. A response that is not a proper RMPP
+     * segment (OpenSM through libumad2sim sends its whole answer's first 256 bytes, the rest lost) is taken as it
+     * came, as far as the transport says it reaches.
+     */
+    public SaResult saQuery(int smLid, int method, int attrId, long attrMod, long compMask, long smKey,
+                            byte[] record) {
+        checkData(record, MadHeaders.SA_DATA_SIZE);
+        byte[] mad = new byte[MadHeaders.MAD_SIZE];
+        header(mad, MgmtClasses.SUBN_ADM, SA_CLASS_VERSION, method, attrId, attrMod);
+        Layout sa = MadHeaders.SA;
+        sa.set(mad, 0, "SaSMkey", smKey);
+        sa.set(mad, 0, "SaCompMask", compMask);
+        System.arraycopy(record, 0, mad, MadHeaders.SA_DATA_OFFSET, record.length);
+        long tid = transport.nextTid();
+        MadHeaders.MAD.set(mad, 0, "MadTRID", tid);
+        String dport = PortId.lid(smLid).toString();
+        MadAddress to = MadAddress.gsi(smLid);
+        byte[] got = saCall(mad, to, tid, dport, "no response");
+        int length = got.length;
+        byte[] resp = Arrays.copyOf(got, MadHeaders.MAD_SIZE);
+        int status = (int) MadHeaders.MAD.get(resp, 0, "MadStatus");
+        int stride = (int) sa.get(resp, 0, "SaAttrOffs") * 8;
+        boolean active = (sa.get(resp, 0, "RmppFlags") & MadHeaders.RMPP_FLAG_ACTIVE) != 0;
+        long seg = sa.get(resp, 0, "RmppSegNum");
+        if (status != MadStatus.OK || !active || sa.get(resp, 0, "RmppType") != MadHeaders.RMPP_TYPE_DATA
+                || seg != 1) {
+            return new SaResult(status, stride, Arrays.copyOfRange(resp, MadHeaders.SA_DATA_OFFSET, length));
+        }
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        long total = sa.get(resp, 0, "RmppPayload") - 20;
+        int next = 1;
+        while (true) {
+            long flags = sa.get(resp, 0, "RmppFlags");
+            int bytes = Math.min(MadHeaders.SA_DATA_SIZE, length - MadHeaders.SA_DATA_OFFSET);
+            if ((flags & MadHeaders.RMPP_FLAG_LAST) != 0) {
+                long lastBytes = sa.get(resp, 0, "RmppPayload") - 20;
+                if (lastBytes >= 0 && lastBytes <= bytes) {
+                    bytes = (int) lastBytes;
+                }
+            }
+            all.write(resp, MadHeaders.SA_DATA_OFFSET, Math.max(0, bytes));
+            byte[] ack = ack(resp, next, next + 1);
+            if ((flags & MadHeaders.RMPP_FLAG_LAST) != 0) {
+                try {
+                    transport.send(ack(resp, next, next), to);
+                } catch (MadTransportException e) {
+                    // the SA forgets the transfer on its own
+                }
+                break;
+            }
+            next++;
+            got = saCall(ack, to, tid, dport, "RMPP segment " + next + " not received");
+            length = got.length;
+            resp = Arrays.copyOf(got, MadHeaders.MAD_SIZE);
+            if (sa.get(resp, 0, "RmppSegNum") != next
+                    || sa.get(resp, 0, "RmppType") != MadHeaders.RMPP_TYPE_DATA) {
+                throw new QueryException(QueryException.Kind.INVALID, 0, "RMPP: segment "
+                        + sa.get(resp, 0, "RmppSegNum") + " where " + next + " was due, from " + dport,
+                        "mad_rpc_rmpp: bad segment; dport (" + dport + ")");
+            }
+        }
+        byte[] data = all.toByteArray();
+        if (total >= 0 && total < data.length) {
+            data = Arrays.copyOf(data, (int) total);
+        }
+        return new SaResult(MadStatus.OK, stride, data);
+    }
+
+    /** An RMPP ACK of segment {@code seg}, window up to {@code newWindowLast}, for the transfer {@code data} is of. */
+    private static byte[] ack(byte[] data, int seg, int newWindowLast) {
+        byte[] a = new byte[MadHeaders.MAD_SIZE];
+        System.arraycopy(data, 0, a, 0, MadHeaders.SA_DATA_OFFSET);
+        Layout sa = MadHeaders.SA;
+        sa.set(a, 0, "MadIsResponse", 0);
+        sa.set(a, 0, "MadStatus", 0);
+        sa.set(a, 0, "RmppVers", 1);
+        sa.set(a, 0, "RmppType", MadHeaders.RMPP_TYPE_ACK);
+        sa.set(a, 0, "RmppResp", 0);
+        sa.set(a, 0, "RmppFlags", MadHeaders.RMPP_FLAG_ACTIVE);
+        sa.set(a, 0, "RmppStatus", 0);
+        sa.set(a, 0, "RmppSegNum", seg);
+        sa.set(a, 0, "RmppPayload", newWindowLast);
+        return a;
+    }
+
+    private byte[] saCall(byte[] mad, MadAddress to, long tid, String dport, String what) {
+        byte[] resp;
+        try {
+            resp = transport.call(mad, to, timeout, attempts - 1);
+        } catch (MadTimeoutException e) {
+            throw new QueryException(QueryException.Kind.TIMEOUT, 0, what + " from " + dport + ": "
+                    + e.getMessage(), "mad_rpc_rmpp: _do_madrpc failed; dport (" + dport + ")");
+        } catch (MadTransportException e) {
+            throw new QueryException(QueryException.Kind.INVALID, 0, "cannot query " + dport + ": "
+                    + e.getMessage(), "mad_rpc_rmpp: _do_madrpc failed; dport (" + dport + ")");
+        }
+        if (resp.length < MadHeaders.SA_DATA_OFFSET || MadHeaders.tid(resp) != tid
+                || !Methods.isResponse(MadHeaders.method(resp))) {
+            throw new QueryException(QueryException.Kind.INVALID, 0, "bad response from " + dport,
+                    "mad_rpc_rmpp: bad response; dport (" + dport + ")");
+        }
+        return resp;
     }
 
     // ---- the round trip
@@ -201,10 +328,11 @@ public final class MadQuery {
             throw new QueryException(QueryException.Kind.INVALID, 0, "cannot query " + dport + ": "
                     + e.getMessage(), fn + ": _do_madrpc failed; dport (" + dport + ")");
         }
-        if (resp.length < MadHeaders.MAD_SIZE || MadHeaders.tid(resp) != tid
+        int least = MadHeaders.mgmtClass(mad) == MgmtClasses.SUBN_ADM ? MadHeaders.SA_DATA_OFFSET : MadHeaders.MAD_SIZE;
+        if (resp.length < least || MadHeaders.tid(resp) != tid
                 || MadHeaders.method(resp) != Methods.GET_RESP) {
             throw new QueryException(QueryException.Kind.INVALID, 0, "bad response from " + dport
-                    + (resp.length < MadHeaders.MAD_SIZE ? "" : " (method " + Methods.name(MadHeaders.method(resp))
+                    + (resp.length < least ? "" : " (method " + Methods.name(MadHeaders.method(resp))
                     + ")"), fn + ": bad response; dport (" + dport + ")");
         }
         int status = (int) MadHeaders.MAD.get(resp, 0, "MadStatus") & ~MadStatus.DR_DIRECTION;

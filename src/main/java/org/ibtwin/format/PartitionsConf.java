@@ -190,21 +190,30 @@ public final class PartitionsConf {
             String v = e < 0 ? "" : f.substring(e + 1).strip();
             flags.put(k, v);
             if (k.equals("defmember")) {
-                def = switch (v.toLowerCase(Locale.ROOT)) {
-                    case "full", "both" -> Membership.FULL;
-                    case "limited" -> Membership.LIMITED;
-                    default -> throw new FormatException(file, line, "defmember \"" + v
-                            + "\" is not limited, full or both");
-                };
+                def = membership(v);
+                if (def == null) {
+                    throw new FormatException(file, line, "defmember \"" + v + "\" is not limited, full or both");
+                }
             }
         }
         List<Member> members = new ArrayList<>();
         String body = s.substring(colon + 1);
         int offset = colon + 1;
-        for (String tok : body.split(",", -1)) {
+        int mgidLine = -1;
+        for (String whole : body.split(",", -1)) {
+            String tok = whole;
+            int at = offset;
+            offset += whole.length() + 1;
+            if (mgidLine >= 0 && lineAt(lineStarts, base + at) == mgidLine) {
+                int nl = whole.indexOf('\n');  // a multicast group's flags, on its line; the next line goes on
+                if (nl < 0) {
+                    continue;
+                }
+                tok = whole.substring(nl + 1);
+                at += nl + 1;
+            }
             String t = tok.strip();
-            int tokLine = lineAt(lineStarts, base + offset + (t.isEmpty() ? 0 : tok.indexOf(t)));
-            offset += tok.length() + 1;
+            int tokLine = lineAt(lineStarts, base + at + (t.isEmpty() ? 0 : tok.indexOf(t)));
             if (t.isEmpty()) {
                 continue;
             }
@@ -212,19 +221,19 @@ public final class PartitionsConf {
             String who = (e < 0 ? t : t.substring(0, e)).strip();
             String how = e < 0 ? null : t.substring(e + 1).strip();
             if (who.equals("mgid")) {
-                break;              // a multicast group definition takes the rest of the statement
+                mgidLine = tokLine; // a multicast group definition takes the rest of its line, as OpenSM reads it
+                continue;
             }
             if (who.equals("NONE")) {
                 continue;
             }
             Membership m = def;
             if (how != null) {
-                m = switch (how.toLowerCase(Locale.ROOT)) {
-                    case "full", "both" -> Membership.FULL;
-                    case "limited" -> Membership.LIMITED;
-                    default -> throw new FormatException(file, tokLine, "membership \"" + how + "\" of " + who
+                m = membership(how);
+                if (m == null) {
+                    throw new FormatException(file, tokLine, "membership \"" + how + "\" of " + who
                             + " is not full, limited or both");
-                };
+                }
             }
             switch (who) {
                 case "ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF" -> members.add(new Member(who, 0, m,
@@ -246,6 +255,21 @@ public final class PartitionsConf {
             }
         }
         return new Partition(name, pkey, flags, members, line);
+    }
+
+    /**
+     * A membership word as OpenSM reads it: any leading part of "full", "both" (full, without allow_both_pkeys) or
+     * "limited" ("limi" is limited); null for anything else.
+     */
+    private static Membership membership(String word) {
+        String w = word.toLowerCase(Locale.ROOT);
+        if (w.isEmpty()) {
+            return null;
+        }
+        if ("full".startsWith(w) || "both".startsWith(w)) {
+            return Membership.FULL;
+        }
+        return "limited".startsWith(w) ? Membership.LIMITED : null;
     }
 
     /**

@@ -181,7 +181,7 @@ public final class IbsimServer implements AutoCloseable {
             try {
                 int dlid = from.lid() == PERMISSIVE ? PERMISSIVE : lid;
                 byte[] datagram = IbsimWire.encodeRequest(new IbsimWire.Header(dlid, from.lid(), gsiQp(mad),
-                        from.qpn(), 0, IbsimWire.MAD_SIZE), mad);
+                        from.qpn(), 0, IbsimWire.madLength(mad)), mad);
                 toClient(this, datagram);
             } catch (RuntimeException e) {
                 drop("MAD for client %d not sent: %s", slot.index, e.getMessage());

@@ -31,8 +31,12 @@ final class PortActivator {
     private static final Field SUBNET_TIMEOUT = Topology.PI.field("SubnetTimeout");
     private static final Field[] NO_CHANGE = {Topology.PI_LWE, Topology.PI_LSE, Topology.PI_LSEE, Topology.PI_LSEE2};
 
-    /** What the passes did. */
-    record Result(int configured, int armed, int activated, int active, List<String> failures, long failedSets) {
+    /**
+     * What the passes did; {@code portInfo} is each port's PortInfo as its last answer gave it (as discovered when
+     * nothing was set; null for ports without PortInfo), what the SA answers PortInfoRecords from.
+     */
+    record Result(int configured, int armed, int activated, int active, List<String> failures, long failedSets,
+                  byte[][] portInfo) {
     }
 
     private final int maxOpVls;
@@ -115,14 +119,16 @@ final class PortActivator {
             activated++;
             final int port = g;
             send(t, pipe, g, image[g], Topology.ACTIVE, reply -> {
-                if (!reply.ok()) {
+                if (reply.ok()) {
+                    image[port] = reply.data();
+                } else {
                     failed[0]++;
                     report(failures, "PortInfo Set (Active) on " + t.portName(port) + ": " + reply.why());
                 }
             });
         }
         pipe.drain();
-        return new Result(configured, armed, activated, alreadyActive, failures, failed[0]);
+        return new Result(configured, armed, activated, alreadyActive, failures, failed[0], image);
     }
 
     /** Whether a linked port may be brought up: a switch port, or an end port that has a LID. */

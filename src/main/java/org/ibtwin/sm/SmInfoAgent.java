@@ -120,6 +120,17 @@ final class SmInfoAgent implements Consumer<ReceivedMad> {
         return ignored.get();
     }
 
+    /** SMInfo as this SM answers it now (21 bytes). */
+    byte[] smInfo() {
+        byte[] d = new byte[SM.size()];
+        GUID.set(d, 0, guid);
+        KEY.set(d, 0, 0);
+        ACT.set(d, 0, actCount.get() & 0xffffffffL);
+        PRIORITY.set(d, 0, priority);
+        STATE.set(d, 0, state);
+        return d;
+    }
+
     @Override
     public void accept(ReceivedMad m) {
         byte[] mad = m.mad();

@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.sm.sa.SaSnapshot;
+import org.ibtwin.sm.sa.SubnetAdministrator;
 import org.ibtwin.sm.routing.Lfts;
 import org.ibtwin.sm.routing.RoutingCheck;
 import org.ibtwin.sm.routing.RoutingEngines;
@@ -39,6 +42,8 @@ public final class SubnetManager {
     private final PortActivator activator;
     private final SmInfoAgent smInfo;
     private final TrapHandler traps;
+    private final SubnetAdministrator sa;
+    private PKeyManager pkeys = new PKeyManager(null);
 
     private Topology topology;
     private LidAssignment lids;
@@ -62,9 +67,13 @@ public final class SubnetManager {
         LocalPort lp = transport.localPort();
         this.smInfo = new SmInfoAgent(transport, lp.portGuid(), config.priority());
         this.traps = new TrapHandler(transport, this::requestSweep);
+        this.sa = new SubnetAdministrator(transport, smInfo::smInfo);
         transport.onUnsolicited(m -> {
-            if (m.mad().length == org.ibtwin.mad.MadHeaders.MAD_SIZE && TrapHandler.isTrap(m.mad())) {
+            if (SubnetAdministrator.isSa(m.mad())) {
+                sa.accept(m);
+            } else if (m.mad().length == org.ibtwin.mad.MadHeaders.MAD_SIZE && TrapHandler.isTrap(m.mad())) {
                 traps.accept(m);
+                sa.report(m.mad());
             } else {
                 smInfo.accept(m);
             }
@@ -76,6 +85,19 @@ public final class SubnetManager {
         if (config.guid2lid() != null) {
             this.log.info("guid2lid: " + config.guid2lid() + " (" + lidManager.entries() + " entries)");
         }
+    }
+
+    /**
+     * The partitions to program from the next sweep on (OpenSM's partitions.conf, -P); null: every port a full
+     * member of the Default partition.
+     */
+    public void partitions(PartitionsConf conf) {
+        this.pkeys = new PKeyManager(conf);
+    }
+
+    /** The SA at the SM's port. */
+    public SubnetAdministrator sa() {
+        return sa;
     }
 
     /** The routing chain, as names ("ftree", "updn", "minhop"). */
@@ -176,6 +198,17 @@ public final class SubnetManager {
         long t5 = System.nanoTime();
         log.info(String.format(Locale.ROOT, "Ports: %,d configured, %,d armed, %,d activated, %,d already active, "
                 + "in %s", ar.configured(), ar.armed(), ar.activated(), ar.active(), ms(t5 - t4)));
+
+        phase = "P_Keys";
+        PKeyManager.Result pk = pkeys.apply(t, l, ar.portInfo(), pipe);
+        pk.warnings().forEach(log::warn);
+        for (String s : pk.failures()) {
+            warn(problems, "P_Keys: " + s);
+        }
+        log.info(String.format(Locale.ROOT, "P_Keys: %,d blocks written, %,d unchanged; partition enforcement set on "
+                + "%,d switch ports; %,d IPoIB groups", pk.blocksWritten(), pk.blocksUnchanged(), pk.enforced(),
+                pk.groups().size()));
+        sa.snapshot(new SaSnapshot(t, l, rr.lfts(), ar.portInfo(), pk.tables(), pk.groups(), smLid));
 
         this.topology = t;
         this.lids = l;
@@ -344,6 +377,7 @@ public final class SubnetManager {
     /** Forgets the LFTs written, so the next sweep writes every block again. */
     public void forgetLfts() {
         lftWriter.forget();
+        pkeys.forget();
     }
 
     /** Stops answering SMInfo (the transport is the caller's to close). */

@@ -145,6 +145,15 @@ public final class Topology {
         return this;
     }
 
+    /** Node {@code n}'s NodeInfo as discovery first read it (40 bytes, a copy; zeros when not kept). */
+    public byte[] nodeInfo(int n) {
+        byte[] out = new byte[NODE_INFO_SIZE];
+        if (nodeInfo.length >= (n + 1) * NODE_INFO_SIZE) {
+            System.arraycopy(nodeInfo, n * NODE_INFO_SIZE, out, 0, NODE_INFO_SIZE);
+        }
+        return out;
+    }
+
     // ---- nodes
 
     /** NodeInfo SystemImageGUID (0 when NodeInfo was not kept). */
@@ -410,7 +419,13 @@ public final class Topology {
         return w == null || s == null ? null : w.label() + s.label();
     }
 
-    private LinkSpeed activeSpeed(int g) {
+    /** The port's active width, or null when it has none. */
+    public LinkWidth activeWidth(int g) {
+        return width((int) portInfoField(g, PI_LWA));
+    }
+
+    /** The port's active speed, or null when it has none. */
+    public LinkSpeed activeSpeed(int g) {
         int e2 = (int) portInfoField(g, PI_LSEA2);
         int e = (int) portInfoField(g, PI_LSEA);
         int l = (int) portInfoField(g, PI_LSA);

@@ -14,6 +14,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -404,7 +405,7 @@ public final class IbsimClient implements MadTransport {
         int sqp = cls == 0x01 || cls == 0x81 ? 0 : 1;
         // slid 0 asks ibsim to fill in our LID; directed route keeps the permissive LID both ways.
         return new IbsimWire.Header(to.lid(), directed ? MadAddress.PERMISSIVE_LID : 0, to.qpn(), sqp, 0,
-                IbsimWire.MAD_SIZE);
+                IbsimWire.madLength(mad));
     }
 
     /** Sends one attempt of {@code p} and arms its timeout. Called holding {@code p}. */
@@ -489,7 +490,10 @@ public final class IbsimClient implements MadTransport {
             LOG.log(Level.DEBUG, "dropped a datagram from ibsim: {0}", e.getMessage());
             return;
         }
-        byte[] mad = IbsimWire.mad(buf);
+        byte[] whole = IbsimWire.mad(buf);
+        // an SA response sent at its length (OpenSM through libumad2sim): its records are counted by it
+        byte[] mad = IbsimWire.mgmtClass(whole) == 0x03 && h.length() >= 56 && h.length() < IbsimWire.MAD_SIZE
+                ? Arrays.copyOf(whole, (int) h.length()) : whole;
         long tid = IbsimWire.tid(mad);
         if (h.status() != 0) {
             Pending p = pending.get(tid);

@@ -242,6 +242,20 @@ public final class IbsimWire {
         return b.array();
     }
 
+    /**
+     * The length field for {@code mad}: 256, except for an SA response sent whole in one RMPP segment (active, First
+     * and Last set), whose length is its header and records (36 + PayloadLength, at least 56): libumad2sim hands
+     * the length to the client as the MAD's, and saquery counts the records it got by it, as it does when OpenSM
+     * answers through ibsim.
+     */
+    public static long madLength(byte[] mad) {
+        if (mad.length < 36 || (mad[1] & 0xff) != 0x03 || (mad[3] & 0x80) == 0 || (mad[26] & 0x7) != 0x7) {
+            return MAD_SIZE;
+        }
+        long paylen = ((mad[32] & 0xffL) << 24) | ((mad[33] & 0xff) << 16) | ((mad[34] & 0xff) << 8) | (mad[35] & 0xff);
+        return Math.max(56, Math.min(MAD_SIZE, 36 + paylen));
+    }
+
     /** The header of a MAD message; {@link IllegalArgumentException} when it is not 288 bytes. */
     public static Header decodeHeader(byte[] buf, int length) {
         if (length != REQUEST_SIZE) {

@@ -72,4 +72,21 @@ class PartitionsConfTest {
         assertThat(PartitionsConf.looksLike(CONF)).isTrue();
         assertThat(PartitionsConf.looksLike("DEVICE=ib0\nMTU=65520\n")).isFalse();
     }
+
+    @Test
+    void anMgidTakesTheRestOfItsLineAndPortsFollowOnTheNextAndMembershipsMayBeAbbreviated() {
+        PartitionsConf c = PartitionsConf.parse("""
+                SuperUsers=0x8001, ipoib, mtu=5 : mgid=ff12:401b::0707,sl=1,Q_Key=0xDEADBEEF
+                  0x0002c90300000003=limi, 0x0002c90300000005=f ;
+                NewPartition , ipoib : 0x123456=full, 0x3456789034=limi, 0x2134af2306 ;
+                """, "p.conf");
+        assertThat(c.partitions().get(0).members()).extracting(PartitionsConf.Member::guid,
+                PartitionsConf.Member::membership, PartitionsConf.Member::line).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(0x0002c90300000003L, Membership.LIMITED, 2),
+                org.assertj.core.groups.Tuple.tuple(0x0002c90300000005L, Membership.FULL, 2));
+        assertThat(c.partitions().get(1).members()).extracting(PartitionsConf.Member::membership)
+                .containsExactly(Membership.FULL, Membership.LIMITED, Membership.LIMITED);
+        assertThatThrownBy(() -> PartitionsConf.parse("P=0x1 :\n 0x10=fully ;", "q.conf"))
+                .hasMessage("q.conf:2: membership \"fully\" of 0x10 is not full, limited or both");
+    }
 }

@@ -234,7 +234,8 @@ class SubnetManagerTest {
             assertThat(second.lftBlocksSame()).isEqualTo(writes);
             assertThat(second.portsArmed() + second.portsActivated()).isZero();
             assertThat(sm.setsSent(AttributeIds.PORT_INFO)).isEqualTo(first.portsArmed() + first.portsActivated()
-                    + first.switches());   // the switches' port 0s took a LID without changing state
+                    + first.switches()     // the switches' port 0s took a LID without changing state
+                    + fabric.cas().size()); // partition enforcement on the switch ports facing CAs, once
 
             // a cable pulled at a spine: the routes through it move; the hosts' blocks on the other leaves stay
             Node leaf = fabric.switches().get(0);

@@ -1,0 +1,442 @@
+package org.ibtwin.sm.sa;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.mad.Layout;
+import org.ibtwin.mad.MadHeaders;
+import org.ibtwin.mad.MadStatus;
+import org.ibtwin.mad.Methods;
+import org.ibtwin.mad.MgmtClasses;
+import org.ibtwin.mad.PerfAttributes;
+import org.ibtwin.mad.SaAttributes;
+import org.ibtwin.mad.SmpAttributes;
+import org.ibtwin.transport.MadAddress;
+import org.ibtwin.transport.MadTransport;
+import org.ibtwin.transport.ReceivedMad;
+
+/**
+ * The subnet administrator at the SM's port: answers SA MADs (class 0x03) from the {@link SaSnapshot} of the last
+ * heavy sweep. SubnAdmGet (one record: none is ERR_NO_RECORDS, several ERR_TOO_MANY_RECORDS) and SubnAdmGetTable
+ * with component masks for NodeRecord, PortInfoRecord, PathRecord, LinkRecord, SwitchInfoRecord, LFTRecord,
+ * P_KeyTableRecord, SMInfoRecord and MCMemberRecord; SubnAdmSet/Delete of MCMemberRecord (join and leave the IPoIB
+ * broadcast groups) and SubnAdmSet of InformInfo (subscriptions); Get(ClassPortInfo).
+ *
+ * <p>A GetTable response goes out by RMPP ({@link RmppSender}). A response that fits one MAD is sent at its own
+ * length (header and records), as OpenSM's is, so a client that reads the datagram's length (saquery through
+ * libumad2sim) counts its records right.
+ *
+ * <p>Runs on the transport's delivery thread; the snapshot is swapped whole (a volatile reference), so the sweeping
+ * thread never holds up an answer and an answer never sees half a sweep.
+ */
+public final class SubnetAdministrator {
+    static final int SA_CLASS_VERSION = 2;
+    private static final Layout SA = MadHeaders.SA;
+    private static final Layout MCMR = SaAttributes.MC_MEMBER_RECORD;
+    private static final int HEADER = MadHeaders.SA_DATA_OFFSET;
+    /** ClassPortInfo CapabilityMask: IsTrapSupported? no; IsNoticeSupported (bit 1), multicast support bit 9. */
+    private static final int CPI_CAP_MASK = 0x0202;
+
+    private final MadTransport transport;
+    private final Supplier<byte[]> smInfo;
+    private final RmppSender rmpp;
+    private volatile SaSnapshot snapshot;
+    /** Joined members by group MGID (as hex) then port GID (as hex): their JoinState bits. */
+    private final Map<String, Map<String, Integer>> members = new ConcurrentHashMap<>();
+    private final List<byte[]> subscriptions = new CopyOnWriteArrayList<>();
+    private final AtomicLong answered = new AtomicLong();
+    private final AtomicLong ignored = new AtomicLong();
+
+    /**
+     * @param smInfo the SM's SMInfo (21 bytes) as it would answer it now
+     */
+    public SubnetAdministrator(MadTransport transport, Supplier<byte[]> smInfo) {
+        this.transport = transport;
+        this.smInfo = smInfo;
+        this.rmpp = new RmppSender(transport);
+    }
+
+    /** Whether {@code mad} is for the SA (management class 0x03). */
+    public static boolean isSa(byte[] mad) {
+        return mad.length >= 24 && MadHeaders.mgmtClass(mad) == MgmtClasses.SUBN_ADM;
+    }
+
+    /** The data the SA answers from from now on. */
+    public void snapshot(SaSnapshot s) {
+        this.snapshot = s;
+    }
+
+    public SaSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** SA requests answered. */
+    public long answered() {
+        return answered.get();
+    }
+
+    /** InformInfo subscriptions held. */
+    public List<byte[]> subscriptions() {
+        return Collections.unmodifiableList(subscriptions);
+    }
+
+    /** Takes one SA MAD: a request to answer, or an RMPP ACK/STOP/ABORT of a transfer in progress. */
+    public void accept(ReceivedMad m) {
+        byte[] in = m.mad();
+        if (in.length < HEADER) {
+            ignored.incrementAndGet();
+            return;
+        }
+        byte[] mad = Arrays.copyOf(in, MadHeaders.MAD_SIZE);
+        int rmppType = (int) SA.get(mad, 0, "RmppType");
+        boolean active = (SA.get(mad, 0, "RmppFlags") & MadHeaders.RMPP_FLAG_ACTIVE) != 0;
+        if (active && rmppType != MadHeaders.RMPP_TYPE_DATA && rmppType != 0) {
+            rmpp.control(mad, m.from());
+            return;
+        }
+        int method = MadHeaders.method(mad);
+        if (Methods.isResponse(method)) {
+            ignored.incrementAndGet();
+            return;
+        }
+        try {
+            answer(mad, m.from());
+            answered.incrementAndGet();
+        } catch (RuntimeException e) {
+            ignored.incrementAndGet();
+            reply(mad, m.from(), MadStatus.SA_NO_RESOURCES, Methods.responseTo(method), new byte[0], 0);
+        }
+    }
+
+    private void answer(byte[] mad, MadAddress from) {
+        int method = MadHeaders.method(mad);
+        int attr = MadHeaders.attributeId(mad);
+        if (MadHeaders.MAD.get(mad, 0, "MadBaseVersion") != 1
+                || MadHeaders.MAD.get(mad, 0, "MadClassVersion") != SA_CLASS_VERSION) {
+            reply(mad, from, MadStatus.BAD_VERSION, Methods.responseTo(method), new byte[0], 0);
+            return;
+        }
+        if (attr == AttributeIds.CLASS_PORT_INFO) {
+            if (method != Methods.GET) {
+                reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.responseTo(method), new byte[0], 0);
+                return;
+            }
+            reply(mad, from, MadStatus.OK, Methods.GET_RESP, classPortInfo(), 0);
+            return;
+        }
+        Layout layout = ComponentMask.layout(attr);
+        if (layout == null) {
+            reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.responseTo(method), new byte[0], 0);
+            return;
+        }
+        byte[] template = Arrays.copyOfRange(mad, HEADER, HEADER + layout.size());
+        long mask = SA.get(mad, 0, "SaCompMask");
+        long mod = MadHeaders.attributeModifier(mad);
+        SaSnapshot s = snapshot;
+        switch (method) {
+            case Methods.GET, Methods.GET_TABLE -> {
+                if (s == null) {
+                    reply(mad, from, MadStatus.SA_NO_RESOURCES, Methods.responseTo(method), new byte[0], 0);
+                    return;
+                }
+                List<byte[]> records;
+                try {
+                    records = records(s, attr, template, mask, mod);
+                } catch (SaException e) {
+                    reply(mad, from, e.status, Methods.responseTo(method), new byte[0], 0);
+                    return;
+                }
+                if (method == Methods.GET) {
+                    if (records.size() != 1) {
+                        reply(mad, from, records.isEmpty() ? MadStatus.SA_NO_RECORDS : MadStatus.SA_TOO_MANY_RECORDS,
+                                Methods.GET_RESP, new byte[0], 0);
+                    } else {
+                        reply(mad, from, MadStatus.OK, Methods.GET_RESP, records.get(0), 0);
+                    }
+                    return;
+                }
+                int stride = SaAttributes.tableStride(layout);
+                byte[] data = new byte[records.size() * stride];
+                for (int i = 0; i < records.size(); i++) {
+                    System.arraycopy(records.get(i), 0, data, i * stride, layout.size());
+                }
+                byte[] header = Arrays.copyOf(mad, HEADER);
+                MadHeaders.MAD.set(header, 0, "MadIsResponse", 1);
+                rmpp.start(header, stride / 8, data, from);
+            }
+            case Methods.SET -> {
+                if (attr == AttributeIds.MC_MEMBER_RECORD) {
+                    join(s, mad, from, template, mask);
+                } else if (attr == AttributeIds.INFORM_INFO) {
+                    subscribe(mad, from, template);
+                } else {
+                    reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.GET_RESP, new byte[0], 0);
+                }
+            }
+            case Methods.DELETE -> {
+                if (attr == AttributeIds.MC_MEMBER_RECORD) {
+                    leave(s, mad, from, template, mask);
+                } else {
+                    reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.DELETE_RESP, new byte[0], 0);
+                }
+            }
+            default -> reply(mad, from, MadStatus.METHOD_NOT_SUPPORTED, Methods.responseTo(method), new byte[0], 0);
+        }
+    }
+
+    /** A query's records, filtered by its component mask. */
+    private List<byte[]> records(SaSnapshot s, int attr, byte[] template, long mask, long mod) {
+        List<byte[]> all = switch (attr) {
+            case AttributeIds.NODE_RECORD -> s.nodeRecords();
+            case AttributeIds.PORT_INFO_RECORD -> s.portInfoRecords();
+            case AttributeIds.LINK_RECORD -> s.linkRecords();
+            case AttributeIds.SWITCH_INFO_RECORD -> s.switchInfoRecords();
+            case AttributeIds.LFT_RECORD -> s.lftRecords();
+            case AttributeIds.P_KEY_TABLE_RECORD -> s.pkeyTableRecords();
+            case AttributeIds.SM_INFO_RECORD -> smInfoRecords(s);
+            case AttributeIds.MC_MEMBER_RECORD -> mcMemberRecords(s);
+            case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask);
+            case AttributeIds.INFORM_INFO -> List.copyOf(subscriptions);
+            default -> List.of();
+        };
+        List<byte[]> out = new ArrayList<>();
+        for (byte[] r : all) {
+            if (ComponentMask.matches(attr, r, template, mask, mod)) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    private List<byte[]> smInfoRecords(SaSnapshot s) {
+        Layout l = SaAttributes.SM_INFO_RECORD;
+        byte[] r = new byte[l.size()];
+        l.set(r, 0, "Lid", s.smLid());
+        byte[] si = smInfo.get();
+        System.arraycopy(si, 0, r, 4, Math.min(si.length, SmpAttributes.SM_INFO.size()));
+        return List.of(r);
+    }
+
+    // ---- multicast groups
+
+    private List<byte[]> mcMemberRecords(SaSnapshot s) {
+        List<byte[]> out = new ArrayList<>();
+        for (SaSnapshot.Group g : s.groups()) {
+            Map<String, Integer> m = members.getOrDefault(hex(g.mgid()), Map.of());
+            if (m.isEmpty()) {
+                out.add(groupRecord(g, new byte[16], 0));
+            }
+            for (Map.Entry<String, Integer> e : new java.util.TreeMap<>(m).entrySet()) {
+                out.add(groupRecord(g, unhex(e.getKey()), e.getValue()));
+            }
+        }
+        return out;
+    }
+
+    private static byte[] groupRecord(SaSnapshot.Group g, byte[] portGid, int joinState) {
+        byte[] r = new byte[MCMR.size()];
+        MCMR.setBytes(r, 0, "McastMemMGid", g.mgid());
+        MCMR.setBytes(r, 0, "McastMemPortGid", portGid);
+        MCMR.set(r, 0, "McastMemQkey", g.qkey());
+        MCMR.set(r, 0, "McastMemMLid", g.mlid());
+        MCMR.set(r, 0, "McastMemMtuSelector", 2);
+        MCMR.set(r, 0, "McastMemMTU", g.mtu());
+        MCMR.set(r, 0, "McastMemPkey", g.pkey() | 0x8000);
+        MCMR.set(r, 0, "McastMemRateSelector", 2);
+        MCMR.set(r, 0, "McastMemRate", g.rate());
+        MCMR.set(r, 0, "McastMemPktLifeSelector", 2);
+        MCMR.set(r, 0, "McastMemSL", g.sl());
+        MCMR.set(r, 0, "McastMemScope", g.scope());
+        MCMR.set(r, 0, "McastMemJoinState", joinState);
+        return r;
+    }
+
+    private void join(SaSnapshot s, byte[] mad, MadAddress from, byte[] t, long mask) {
+        SaSnapshot.Group g = group(s, t, mask);
+        int state = (int) MCMR.get(t, 0, "McastMemJoinState");
+        byte[] portGid = MCMR.getBytes(t, 0, "McastMemPortGid");
+        int port = s == null ? -1 : s.endPortByGuid(guidOf(portGid));
+        if (g == null || (mask & ComponentMask.MCMR_PORT_GID) == 0 || (mask & ComponentMask.MCMR_JOIN_STATE) == 0
+                || state == 0 || port < 0) {
+            reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.GET_RESP, new byte[0], 0);
+            return;
+        }
+        if (s.sharedPkeyWithGroup(port, g.pkey()) == 0) {
+            reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.GET_RESP, new byte[0], 0);
+            return;
+        }
+        Map<String, Integer> m = members.computeIfAbsent(hex(g.mgid()), k -> new ConcurrentHashMap<>());
+        int now = m.merge(hex(portGid), state, (a, b) -> a | b);
+        reply(mad, from, MadStatus.OK, Methods.GET_RESP, groupRecord(g, portGid, now), 0);
+    }
+
+    private void leave(SaSnapshot s, byte[] mad, MadAddress from, byte[] t, long mask) {
+        SaSnapshot.Group g = group(s, t, mask);
+        int state = (int) MCMR.get(t, 0, "McastMemJoinState");
+        byte[] portGid = MCMR.getBytes(t, 0, "McastMemPortGid");
+        Map<String, Integer> m = g == null ? null : members.get(hex(g.mgid()));
+        Integer had = m == null ? null : m.get(hex(portGid));
+        if (had == null || (had & state) == 0) {
+            reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.DELETE_RESP, new byte[0], 0);
+            return;
+        }
+        int left = had & ~state;
+        if (left == 0) {
+            m.remove(hex(portGid));
+        } else {
+            m.put(hex(portGid), left);
+        }
+        reply(mad, from, MadStatus.OK, Methods.DELETE_RESP, groupRecord(g, portGid, state), 0);
+    }
+
+    private static SaSnapshot.Group group(SaSnapshot s, byte[] t, long mask) {
+        if (s == null || (mask & ComponentMask.MCMR_MGID) == 0) {
+            return null;
+        }
+        byte[] mgid = MCMR.getBytes(t, 0, "McastMemMGid");
+        for (SaSnapshot.Group g : s.groups()) {
+            if (Arrays.equals(g.mgid(), mgid)) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    // ---- InformInfo
+
+    private void subscribe(byte[] mad, MadAddress from, byte[] t) {
+        Layout ii = SaAttributes.INFORM_INFO;
+        boolean on = ii.get(t, 0, "InformSubscribe") != 0;
+        subscriptions.removeIf(x -> Arrays.equals(Arrays.copyOfRange(x, 16, 36), Arrays.copyOfRange(t, 16, 36))
+                && Arrays.equals(ii.getBytes(x, 0, "InformGID"), ii.getBytes(t, 0, "InformGID"))
+                && ii.get(x, 0, "InformLIDRangeBegin") == from.lid());
+        if (on) {
+            byte[] keep = t.clone();
+            ii.set(keep, 0, "InformLIDRangeBegin", from.lid());
+            subscriptions.add(keep);
+        }
+        reply(mad, from, MadStatus.OK, Methods.GET_RESP, t, 0);
+    }
+
+    /**
+     * Forwards a trap the SM received (an SMP with a Notice) as SubnAdmReport(Notice) to every subscriber whose
+     * InformInfo asks for it: a generic subscription for that trap number or for all (0xFFFF), the Notice with the
+     * IssuerGID of the port at its IssuerLID. The subscriber's ReportResp is not waited for. Returns the Reports
+     * sent.
+     */
+    public int report(byte[] trap) {
+        Layout smp = SmpAttributes.NOTICE;
+        Layout ii = SaAttributes.INFORM_INFO;
+        Layout sa = SaAttributes.NOTICE;
+        int offset = MadHeaders.SMP_DATA_OFFSET;
+        boolean generic = smp.get(trap, offset, "NoticeIsGeneric") != 0;
+        long number = smp.get(trap, offset, "NoticeTrapNumber");
+        int issuerLid = (int) smp.get(trap, offset, "NoticeIssuerLID");
+        SaSnapshot s = snapshot;
+        int sent = 0;
+        for (byte[] sub : subscriptions) {
+            long want = ii.get(sub, 0, "InformTrapNumber");
+            if ((ii.get(sub, 0, "InformIsGeneric") != 0) != generic || (want != 0xffff && want != number)) {
+                continue;
+            }
+            byte[] r = new byte[MadHeaders.MAD_SIZE];
+            Layout h = MadHeaders.MAD;
+            h.set(r, 0, "MadBaseVersion", 1);
+            h.set(r, 0, "MadMgmtClass", MgmtClasses.SUBN_ADM);
+            h.set(r, 0, "MadClassVersion", SA_CLASS_VERSION);
+            h.set(r, 0, "MadMethod", Methods.REPORT);
+            h.set(r, 0, "MadTRID", transport.nextTid());
+            h.set(r, 0, "MadAttr", AttributeIds.NOTICE);
+            System.arraycopy(trap, offset, r, HEADER, SmpAttributes.NOTICE.size());
+            int issuer = s == null ? -1 : s.endPortByLid(issuerLid);
+            if (issuer >= 0) {
+                sa.setBytes(r, HEADER, "NoticeIssuerGID", s.gid(issuer));
+            }
+            int lid = (int) ii.get(sub, 0, "InformLIDRangeBegin");
+            int qpn = (int) ii.get(sub, 0, "InformQPN");
+            try {
+                transport.send(r, new MadAddress(lid, qpn == 0 ? 1 : qpn, MadAddress.GSI_QKEY, 0, 0));
+                sent++;
+            } catch (RuntimeException e) {
+                ignored.incrementAndGet();
+            }
+        }
+        return sent;
+    }
+
+    // ---- responses
+
+    private byte[] classPortInfo() {
+        Layout c = PerfAttributes.CLASS_PORT_INFO;
+        byte[] d = new byte[c.size()];
+        c.set(d, 0, "BaseVersion", 1);
+        c.set(d, 0, "ClassVersion", SA_CLASS_VERSION);
+        c.set(d, 0, "CapabilityMask", CPI_CAP_MASK);
+        c.set(d, 0, "RespTimeVal", 18);
+        c.set(d, 0, "RedirectQP", 1);
+        c.set(d, 0, "RedirectQKey", MadAddress.GSI_QKEY & 0xffffffffL);
+        c.set(d, 0, "TrapQKey", MadAddress.GSI_QKEY & 0xffffffffL);
+        return d;
+    }
+
+    /** A one-MAD response: the request's header, {@code status}, {@code method}, the record (if any). */
+    private void reply(byte[] req, MadAddress to, int status, int method, byte[] record, int attrOffset) {
+        byte[] r = new byte[MadHeaders.MAD_SIZE];
+        System.arraycopy(req, 0, r, 0, HEADER);
+        r[3] = (byte) method;
+        MadHeaders.MAD.set(r, 0, "MadStatus", status);
+        for (String f : new String[] {"RmppVers", "RmppType", "RmppResp", "RmppFlags", "RmppStatus", "RmppSegNum",
+            "RmppPayload"}) {
+            SA.set(r, 0, f, 0);
+        }
+        SA.set(r, 0, "SaAttrOffs", attrOffset);
+        System.arraycopy(record, 0, r, HEADER, Math.min(record.length, MadHeaders.SA_DATA_SIZE));
+        try {
+            transport.send(r, to);
+        } catch (RuntimeException e) {
+            ignored.incrementAndGet();
+        }
+    }
+
+    /** Thrown by a query the SA refuses: the status to answer with. */
+    static final class SaException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int status;
+
+        SaException(int status, String why) {
+            super(why, null, false, false);
+            this.status = status;
+        }
+    }
+
+    static String hex(byte[] b) {
+        StringBuilder sb = new StringBuilder(b.length * 2);
+        for (byte x : b) {
+            sb.append(String.format("%02x", x & 0xff));
+        }
+        return sb.toString();
+    }
+
+    private static byte[] unhex(String s) {
+        byte[] b = new byte[s.length() / 2];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
+        }
+        return b;
+    }
+
+    private static long guidOf(byte[] gid) {
+        long v = 0;
+        for (int i = 8; i < 16; i++) {
+            v = (v << 8) | (gid[i] & 0xff);
+        }
+        return v;
+    }
+}
