@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         description = "An InfiniBand fabric in software.",
         subcommands = {TopoCommand.class, GenCommand.class, SimCommand.class, UpCommand.class, SmCommand.class,
             SmpqueryCommand.class, IbstatCommand.class, IbstatusCommand.class, IbvDevinfoCommand.class,
-            SminfoCommand.class, IbaddrCommand.class, IbportstateCommand.class, IbrouteCommand.class,
+            SminfoCommand.class, IbaddrCommand.class, IbportstateCommand.class, IbrouteCommand.class, IbtracertCommand.class,
             PerfqueryCommand.class, PerftestCommand.WriteBw.class, PerftestCommand.ReadBw.class,
             PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,

@@ -166,6 +166,9 @@ public final class RouteDump {
             pi = q.smpGet(at, AttributeIds.PORT_INFO, 0);
             ni = q.smpGet(at, AttributeIds.NODE_INFO, 0);
         } catch (QueryException e) {
+            if (e.alwaysWarned()) {
+                warn.accept(e.warning());
+            }
             return ": (unknown node and type)";
         } finally {
             q.timeout(saved);

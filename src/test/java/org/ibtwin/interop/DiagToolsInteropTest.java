@@ -100,6 +100,7 @@ class DiagToolsInteropTest {
             addresses(sim, targets);
             portStates(sim, targets);
             routes(sim, targets);
+            traces(sim, targets);
             errors(sim, targets);
             smInfo(sim, targets);
         }
@@ -202,6 +203,38 @@ class DiagToolsInteropTest {
         }
         Target sw = targets.stream().filter(Target::isSwitch).findFirst().orElseThrow();
         same(sim, at, "ibroute", "-a", Integer.toString(sw.lid()), "1", "0x10");
+    }
+
+    /**
+     * ibtracert between every pair of the first nodes (CAs and switches, both ways), the simple format, and to a
+     * LID nobody has: stdout, exit code, and the warnings on stderr (pids aside).
+     */
+    private void traces(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        List<Target> some = targets.subList(0, Math.min(6, targets.size()));
+        for (Target a : some) {
+            for (Target b : some) {
+                if (a != b) {
+                    same(sim, at, "ibtracert", "-t", "100", Integer.toString(a.lid()), Integer.toString(b.lid()));
+                }
+            }
+        }
+        Target last = targets.get(targets.size() - 1);
+        same(sim, at, "ibtracert", "-n", Integer.toString(some.get(0).lid()), Integer.toString(last.lid()));
+        for (String[] c : new String[][] {{Integer.toString(last.lid()), "999"}, {"999", "1"}, {"abc", "1"}}) {
+            Result real = sim.real(at, "ibtracert", concat("-t", concat("100", c)));
+            Result ours = sim.ours(at, concat("ibtracert", concat("-t", concat("100", c))));
+            assertThat(ours.out()).isEqualTo(real.out());
+            assertThat(ours.exit()).isEqualTo(real.exit());
+            assertThat(stderr(ours.err())).as(ours.command()).isEqualTo(stderr(real.err()));
+            compared++;
+        }
+    }
+
+    /** libibmad's warnings, pids masked, umad2sim's own lines left out. */
+    private static List<String> stderr(String err) {
+        return err.lines().filter(l -> !l.contains("sim_connect") && !l.contains("umad2sim"))
+                .map(l -> l.replaceAll("\\[\\d+\\]", "[pid]")).toList();
     }
 
     /** The error paths: the real tools' words and exit codes. */
