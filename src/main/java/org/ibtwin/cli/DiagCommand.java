@@ -30,8 +30,11 @@ abstract class DiagCommand implements Callable<Integer> {
     @Mixin
     TransportOptions transport;
 
-    @Mixin
-    DiagOptions diag;
+    /**
+     * The common options as this tool takes them: {@link DiagOptions} mixed in whole (smpquery, perfquery), or
+     * built from the subset a tool has whose letters mean other things there (ibnetdiscover's -s, iblinkinfo's -d).
+     */
+    abstract DiagOptions diag();
 
     /** What the command prints, kept until the end so an error line follows the partial output. */
     final StringBuilder out = new StringBuilder();
@@ -81,7 +84,7 @@ abstract class DiagCommand implements Callable<Integer> {
         if (ms > 0) {
             q.timeout(Duration.ofMillis(ms));
         }
-        if (diag.mkey != null) {
+        if (diag().mkey != null) {
             q.mkey(mkey());
         }
         return q;
@@ -90,7 +93,7 @@ abstract class DiagCommand implements Callable<Integer> {
     /** Checks the options the real tools check while reading them (-t, -y, -s), before anything else. */
     void checkCommonOptions() {
         timeoutMillis();
-        if (diag.mkey != null) {
+        if (diag().mkey != null) {
             mkey();
         }
         smLid();
@@ -98,19 +101,19 @@ abstract class DiagCommand implements Callable<Integer> {
 
     /** -t: 0 when not given. */
     int timeoutMillis() {
-        if (diag.timeout == null) {
+        if (diag().timeout == null) {
             return 0;
         }
-        Addresses.Parsed p = Addresses.strtol(diag.timeout);
-        if (!p.whole(diag.timeout) || p.value() <= 0 || p.value() > Integer.MAX_VALUE) {
-            throw new IbError("Invalid timeout \"" + diag.timeout + "\".  Timeout requires a positive integer "
+        Addresses.Parsed p = Addresses.strtol(diag().timeout);
+        if (!p.whole(diag().timeout) || p.value() <= 0 || p.value() > Integer.MAX_VALUE) {
+            throw new IbError("Invalid timeout \"" + diag().timeout + "\".  Timeout requires a positive integer "
                     + "value < " + Integer.MAX_VALUE + ".");
         }
         return (int) p.value();
     }
 
     private long mkey() {
-        String s = diag.mkey.trim();
+        String s = diag().mkey.trim();
         if (s.isEmpty() || !s.matches("(?i)(0x[0-9a-f]+|0[0-7]*|[1-9][0-9]*)")) {
             throw new IbError("Bad M_Key");
         }
@@ -119,11 +122,11 @@ abstract class DiagCommand implements Callable<Integer> {
 
     /** -s: the SA's LID, 0 when not given. */
     int smLid() {
-        if (diag.smPort == null) {
+        if (diag().smPort == null) {
             return 0;
         }
-        return Addresses.lid(diag.smPort).map(PortId::lid)
-                .orElseThrow(() -> new IbError("cannot resolve SM destination port " + diag.smPort));
+        return Addresses.lid(diag().smPort).map(PortId::lid)
+                .orElseThrow(() -> new IbError("cannot resolve SM destination port " + diag().smPort));
     }
 
     /** How commands attach: {@link TransportOptions#open()}; tests put a fake fabric here. */
@@ -147,7 +150,7 @@ abstract class DiagCommand implements Callable<Integer> {
 
     /** The warning libibmad prints for a failed query: always for a timeout, with -e for a status. */
     void warnQuery(QueryException q) {
-        if (q != null && (q.alwaysWarned() || diag.showErrors())) {
+        if (q != null && (q.alwaysWarned() || diag().showErrors())) {
             warn(q.warning());
         }
     }

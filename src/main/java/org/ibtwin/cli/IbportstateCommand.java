@@ -9,6 +9,7 @@ import org.ibtwin.diag.PortStateOps;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -28,6 +29,14 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibportstate -D 0 1 lid 0x1234 arm   # by direct route",
             "--json prints the port's PortInfo fields after the operation."})
 public final class IbportstateCommand extends DiagCommand {
+    @Mixin
+    DiagOptions diag;
+
+    @Override
+    DiagOptions diag() {
+        return diag;
+    }
+
     @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
     boolean direct;
 

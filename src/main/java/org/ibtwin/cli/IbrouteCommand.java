@@ -11,6 +11,7 @@ import org.ibtwin.diag.RouteDump;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -29,6 +30,14 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibroute -M 4 0xc010 0xc020   # same, but with range",
             "  ibtwin ibroute -M -n 4        # simple dump format"})
 public final class IbrouteCommand extends DiagCommand {
+    @Mixin
+    DiagOptions diag;
+
+    @Override
+    DiagOptions diag() {
+        return diag;
+    }
+
     @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
     boolean direct;
 

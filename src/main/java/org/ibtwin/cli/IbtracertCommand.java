@@ -9,6 +9,7 @@ import org.ibtwin.diag.Tracer;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -21,6 +22,14 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibtracert -G 0x8f1040396522d 0x002c9000100d051   # use guid addresses",
             "Errors print as ibtracert prints them (\"Failed to get route information\"), exit code 255."})
 public final class IbtracertCommand extends DiagCommand {
+    @Mixin
+    DiagOptions diag;
+
+    @Override
+    DiagOptions diag() {
+        return diag;
+    }
+
     @Option(names = {"-f", "--force"}, description = "Force.")
     boolean force;
 

@@ -12,6 +12,7 @@ import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -62,6 +63,14 @@ public final class PerfqueryCommand extends DiagCommand {
     @Parameters(arity = "0..3", paramLabel = "[<lid|guid> [[port(s)] [reset_mask]]]",
             description = "Destination, port(s) and reset mask.")
     List<String> args = new ArrayList<>();
+
+    @Mixin
+    DiagOptions diag;
+
+    @Override
+    DiagOptions diag() {
+        return diag;
+    }
 
     @Override
     String tool() {

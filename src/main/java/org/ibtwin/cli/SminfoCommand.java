@@ -14,6 +14,7 @@ import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
@@ -29,6 +30,14 @@ import picocli.CommandLine.Parameters;
         footer = {"", "Without a destination the SM LID the local port knows is asked. Errors print as sminfo prints",
             "them (\"sminfo: iberror: failed: query\"), exit code 255."})
 public final class SminfoCommand extends DiagCommand {
+    @Mixin
+    DiagOptions diag;
+
+    @Override
+    DiagOptions diag() {
+        return diag;
+    }
+
     @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
     boolean direct;
 

@@ -12,6 +12,7 @@ import org.ibtwin.diag.SmpQueries;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -61,6 +62,14 @@ public final class SmpqueryCommand extends DiagCommand {
     List<String> args = new ArrayList<>();
 
     private enum DestType { LID, DIRECT, GUID, COMBINED }
+
+    @Mixin
+    DiagOptions diag;
+
+    @Override
+    DiagOptions diag() {
+        return diag;
+    }
 
     @Override
     String tool() {

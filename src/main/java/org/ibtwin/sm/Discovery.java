@@ -11,6 +11,8 @@ import org.ibtwin.mad.Field;
 import org.ibtwin.mad.Layout;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.NodeType;
+import org.ibtwin.transport.Smp;
+import org.ibtwin.transport.SmpPipe;
 
 /**
  * Discovery: a breadth-first walk of the subnet by directed-route SMPs from the SM's port, several in flight.

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.sm.routing.Lfts;
+import org.ibtwin.transport.Smp;
+import org.ibtwin.transport.SmpPipe;
 
 /**
  * The LFT writer: programs each switch's linear forwarding table in 64-entry blocks (SubnSet

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Field;
+import org.ibtwin.transport.SmpPipe;
 
 /**
  * The port activator: writes each port's PortInfo so the subnet comes up, in two passes over the whole subnet, as

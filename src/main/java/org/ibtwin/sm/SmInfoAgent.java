@@ -12,6 +12,7 @@ import org.ibtwin.mad.MgmtClasses;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.MadTransport;
 import org.ibtwin.transport.ReceivedMad;
+import org.ibtwin.transport.Smp;
 
 /**
  * Answers SubnGet(SMInfo) at the SM's port, LID routed or directed route, with the SM's GUID (its port GUID), SM_Key

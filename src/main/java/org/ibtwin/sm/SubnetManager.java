@@ -13,6 +13,7 @@ import org.ibtwin.sm.routing.RoutingEngines;
 import org.ibtwin.sm.routing.SwitchGraph;
 import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadTransport;
+import org.ibtwin.transport.SmpPipe;
 
 /**
  * ibtwin's subnet manager, over any {@link MadTransport}: the twin in process, the ibsim protocol (real ibsim or

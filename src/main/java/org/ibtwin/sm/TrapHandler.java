@@ -11,6 +11,7 @@ import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.MadAddress;
 import org.ibtwin.transport.MadTransport;
 import org.ibtwin.transport.ReceivedMad;
+import org.ibtwin.transport.Smp;
 
 /**
  * Takes the traps SMAs send the SM (SubnTrap(Notice) to the SM's QP0): represses each one (a SubnTrapRepress with

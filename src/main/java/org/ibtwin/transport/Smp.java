@@ -1,4 +1,4 @@
-package org.ibtwin.sm;
+package org.ibtwin.transport;
 
 import org.ibtwin.mad.Field;
 import org.ibtwin.mad.Layout;
@@ -11,12 +11,12 @@ import org.ibtwin.mad.MgmtClasses;
  * fields looked up once. A path is the egress port at each hop ({@code path.length} is the hop count; empty: the
  * SM's own node).
  */
-final class Smp {
+public final class Smp {
     /** The longest directed route: 63 hops (entry 0 of the 64-byte path is unused). */
-    static final int MAX_HOPS = 63;
-    static final int DATA = MadHeaders.SMP_DATA_OFFSET;
-    static final int DATA_SIZE = MadHeaders.SMP_DATA_SIZE;
-    static final int PERMISSIVE = 0xffff;
+    public static final int MAX_HOPS = 63;
+    public static final int DATA = MadHeaders.SMP_DATA_OFFSET;
+    public static final int DATA_SIZE = MadHeaders.SMP_DATA_SIZE;
+    public static final int PERMISSIVE = 0xffff;
 
     private static final Layout DR = MadHeaders.SMP_DR;
     private static final Field BASE_VERSION = DR.field("MadBaseVersion");
@@ -48,7 +48,7 @@ final class Smp {
     }
 
     /** A directed-route request along {@code path}; {@code data} (up to 64 bytes) is copied in when not null. */
-    static byte[] request(long tid, int method, int attr, long modifier, byte[] path, byte[] data, long mkey) {
+    public static byte[] request(long tid, int method, int attr, long modifier, byte[] path, byte[] data, long mkey) {
         if (path.length > MAX_HOPS) {
             throw new IllegalArgumentException("directed route of " + path.length + " hops (at most " + MAX_HOPS
                     + ")");
@@ -69,28 +69,28 @@ final class Smp {
         return m;
     }
 
-    static byte[] get(long tid, int attr, long modifier, byte[] path) {
+    public static byte[] get(long tid, int attr, long modifier, byte[] path) {
         return request(tid, Methods.GET, attr, modifier, path, null, 0);
     }
 
     /** The 15-bit status of a directed-route response (the D bit left out). */
-    static int status(byte[] mad) {
+    public static int status(byte[] mad) {
         return (int) DR.get(mad, 0, STATUS);
     }
 
-    static int method(byte[] mad) {
+    public static int method(byte[] mad) {
         return MadHeaders.method(mad);
     }
 
     /** {@code path} with one more hop out of {@code port}. */
-    static byte[] append(byte[] path, int port) {
+    public static byte[] append(byte[] path, int port) {
         byte[] p = java.util.Arrays.copyOf(path, path.length + 1);
         p[path.length] = (byte) port;
         return p;
     }
 
     /** "0,1,3": how the tools print a directed route (0 is the SM's own node). */
-    static String pathString(byte[] path) {
+    public static String pathString(byte[] path) {
         StringBuilder sb = new StringBuilder("0");
         for (byte b : path) {
             sb.append(',').append(b & 0xff);

@@ -1,17 +1,14 @@
-package org.ibtwin.sm;
+package org.ibtwin.transport;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.ibtwin.mad.MadStatus;
 import org.ibtwin.mad.Methods;
-import org.ibtwin.transport.MadAddress;
-import org.ibtwin.transport.MadTimeoutException;
-import org.ibtwin.transport.MadTransport;
-import org.ibtwin.transport.MadTransportException;
 
 /**
  * Directed-route SMPs with several in flight, as OpenSM keeps {@code max_wire_smps} (4 by default) outstanding: a
@@ -23,22 +20,22 @@ import org.ibtwin.transport.MadTransportException;
  * flight. Everything but the completion hand-off runs on that one thread, so callers need no locks. Retries and
  * timeouts are the transport's: each request is sent up to {@code retries + 1} times, {@code timeout} each.
  */
-final class SmpPipe {
+public final class SmpPipe {
 
     /** What came back for one request. */
-    record Reply(byte[] mad, int status, String failure) {
+    public record Reply(byte[] mad, int status, String failure) {
         /** A GetResp with status 0. */
-        boolean ok() {
+        public boolean ok() {
             return mad != null && status == MadStatus.OK;
         }
 
         /** The 64 bytes of attribute data (a copy). */
-        byte[] data() {
+        public byte[] data() {
             return Arrays.copyOfRange(mad, Smp.DATA, Smp.DATA + Smp.DATA_SIZE);
         }
 
         /** Why it failed, for a log line: "timeout", "status 0x1c (...)". */
-        String why() {
+        public String why() {
             if (failure != null) {
                 return failure;
             }
@@ -48,14 +45,14 @@ final class SmpPipe {
 
     /** Runs on the draining thread with the answer to one request. */
     @FunctionalInterface
-    interface Callback {
+    public interface Callback {
         void done(Reply reply);
     }
 
     private record Request(byte[] path, int method, int attr, long modifier, byte[] data, Callback callback) {
     }
 
-    private record Done(Request request, byte[] mad, Throwable failure) {
+    private record Done(Request request, long seq, byte[] mad, Throwable failure) {
     }
 
     private final MadTransport transport;
@@ -66,6 +63,10 @@ final class SmpPipe {
     private final LinkedBlockingQueue<Done> done = new LinkedBlockingQueue<>();
     private int inFlight;
     private long mkey;
+    private boolean inOrder;
+    private long sendSeq;
+    private long nextSeq;
+    private final HashMap<Long, Done> early = new HashMap<>();
 
     // counters, touched on the draining thread only
     private long sent;
@@ -74,7 +75,7 @@ final class SmpPipe {
     private final long[] setsByAttr = new long[0x40];
     private Runnable tick = () -> { };
 
-    SmpPipe(MadTransport transport, int window, Duration timeout, int retries) {
+    public SmpPipe(MadTransport transport, int window, Duration timeout, int retries) {
         this.transport = Objects.requireNonNull(transport, "transport");
         if (window < 1) {
             throw new IllegalArgumentException("at least one SMP must be allowed in flight, not " + window);
@@ -84,30 +85,39 @@ final class SmpPipe {
         this.retries = retries;
     }
 
-    int window() {
+    public int window() {
         return window;
     }
 
     /** The M_Key put in every SMP (0 by default). */
-    void mkey(long key) {
+    public void mkey(long key) {
         this.mkey = key;
     }
 
+    /**
+     * Whether callbacks run in the order the requests were sent, whatever order their answers complete in (a
+     * transport may complete futures on other threads): what a tool sees of a simulator that answers one request
+     * after the other, so that what it finds comes out in the same order every time. Off by default.
+     */
+    public void answerInOrder(boolean on) {
+        this.inOrder = on;
+    }
+
     /** Runs every 1024 answers (progress lines). */
-    void onTick(Runnable r) {
+    public void onTick(Runnable r) {
         this.tick = r == null ? () -> { } : r;
     }
 
-    void get(byte[] path, int attr, long modifier, Callback cb) {
+    public void get(byte[] path, int attr, long modifier, Callback cb) {
         queued.add(new Request(path, Methods.GET, attr, modifier, null, cb));
     }
 
-    void set(byte[] path, int attr, long modifier, byte[] data, Callback cb) {
+    public void set(byte[] path, int attr, long modifier, byte[] data, Callback cb) {
         queued.add(new Request(path, Methods.SET, attr, modifier, data.clone(), cb));
     }
 
     /** Sends everything queued, and everything the callbacks queue, until nothing is left in flight. */
-    void drain() {
+    public void drain() {
         while (true) {
             while (inFlight < window && !queued.isEmpty()) {
                 send(queued.poll());
@@ -122,14 +132,24 @@ final class SmpPipe {
                 Thread.currentThread().interrupt();
                 throw new MadTransportException("interrupted while waiting for SMPs");
             }
-            inFlight--;
-            complete(d);
+            if (!inOrder) {
+                inFlight--;
+                complete(d);
+                continue;
+            }
+            early.put(d.seq, d);
+            while ((d = early.remove(nextSeq)) != null) {
+                nextSeq++;
+                inFlight--;
+                complete(d);
+            }
         }
     }
 
     private void send(Request r) {
         long tid = transport.nextTid();
         byte[] mad = Smp.request(tid, r.method, r.attr, r.modifier, r.path, r.data, mkey);
+        long seq = sendSeq++;
         inFlight++;
         sent++;
         if (r.method == Methods.SET && r.attr < setsByAttr.length) {
@@ -137,9 +157,9 @@ final class SmpPipe {
         }
         try {
             transport.request(mad, MadAddress.directed(), timeout, retries)
-                    .whenComplete((resp, ex) -> done.add(new Done(r, resp, ex)));
+                    .whenComplete((resp, ex) -> done.add(new Done(r, seq, resp, ex)));
         } catch (RuntimeException e) {
-            done.add(new Done(r, null, e));
+            done.add(new Done(r, seq, null, e));
         }
     }
 
@@ -169,17 +189,17 @@ final class SmpPipe {
     }
 
     /** SMPs sent so far (each request once, whatever the transport's retries). */
-    long sent() {
+    public long sent() {
         return sent;
     }
 
     /** Requests that failed: timed out, or answered with a non-zero status. */
-    long failed() {
+    public long failed() {
         return failed;
     }
 
     /** SubnSets of attribute {@code attr} sent so far. */
-    long sets(int attr) {
+    public long sets(int attr) {
         return attr < setsByAttr.length ? setsByAttr[attr] : 0;
     }
 }

@@ -1,0 +1,188 @@
+package org.ibtwin.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.ibtwin.diag.NetDiscovery;
+import org.ibtwin.diag.NetFabric;
+import org.ibtwin.diag.NetJson;
+import org.ibtwin.diag.NetNode;
+import org.ibtwin.diag.NetOutputs;
+import org.ibtwin.diag.NodeLists;
+import org.ibtwin.format.NodeNameMap;
+import org.ibtwin.transport.MadTransport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code ibtwin ibhosts}, {@code ibswitches}, {@code ibnodes}: infiniband-diags' scripts over ibnetdiscover, the same
+ * lines: the CAs or switches of the fabric (ibnodes: both), from a scan or from a topology file.
+ */
+abstract class NodeListCommand extends DiagCommand {
+    @Option(names = {"-t", "--timeout"}, paramLabel = "<timeout_ms>", description = "Timeout in ms.")
+    String timeout;
+
+    @Option(names = {"-y", "--m_key"}, paramLabel = "<mkey>", description = "M_Key to use in requests.")
+    String mkey;
+
+    @Option(names = "--json", description = "Print JSON instead of the tool's text.")
+    boolean json;
+
+    @Parameters(arity = "0..1", paramLabel = "<topology-file>",
+            description = "A topology (ibnetdiscover output) to list from instead of scanning.")
+    String topologyFile;
+
+    /** Whether the tool lists CAs, switches, or both. */
+    abstract boolean hosts();
+
+    abstract boolean switches();
+
+    @Override
+    DiagOptions diag() {
+        DiagOptions d = new DiagOptions();
+        d.timeout = timeout;
+        d.mkey = "0".equals(mkey) ? null : mkey;
+        return d;
+    }
+
+    @Override
+    String tool() {
+        return "ibnetdiscover";
+    }
+
+    @Override
+    int execute() {
+        if (json) {
+            return jsonList();
+        }
+        String text;
+        if (topologyFile != null) {
+            try {
+                text = Files.readString(Path.of(topologyFile), StandardCharsets.ISO_8859_1);
+            } catch (NoSuchFileException e) {
+                spec.commandLine().getErr().println("cat: " + topologyFile + ": No such file or directory");
+                return 1;
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("cat: " + topologyFile + ": " + e.getMessage());
+                return 1;
+            }
+        } else {
+            checkCommonOptions();
+            NetFabric f = scan();
+            StringBuilder sb = new StringBuilder();
+            new NetOutputs(NodeNameMap.open(null)).topology(f, ZonedDateTime.now(), false, false, false, sb);
+            text = sb.toString();
+        }
+        List<String> lines = new ArrayList<>();
+        if (hosts()) {
+            lines.addAll(NodeLists.hosts(text));
+        }
+        if (switches()) {
+            lines.addAll(NodeLists.switches(text));
+        }
+        for (String l : lines) {
+            out.append(l).append('\n');
+        }
+        return 0;
+    }
+
+    private NetFabric scan() {
+        NetDiscovery.Config c = NetDiscovery.Config.defaults();
+        int ms = timeoutMillis();
+        if (ms > 0) {
+            c = c.withTimeout(java.time.Duration.ofMillis(ms));
+        }
+        if (diag().mkey != null) {
+            c = c.withMkey(org.ibtwin.diag.Addresses.unsigned(diag().mkey.trim()));
+        }
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        c = c.withErrors(line -> err.println("ibnetdisc: " + line));
+        try (MadTransport t = attach()) {
+            return NetDiscovery.discover(t, c);
+        } catch (NetDiscovery.Failed e) {
+            err.println("ibnetdisc: " + e.getMessage());
+            throw new IbError("discover failed\n", e);
+        }
+    }
+
+    private int jsonList() {
+        if (topologyFile != null) {
+            throw new IllegalArgumentException("--json lists a scanned fabric, not a topology file");
+        }
+        checkCommonOptions();
+        NetFabric f = scan();
+        NetJson j = new NetJson(NodeNameMap.open(null));
+        List<Map<String, Object>> l = new ArrayList<>();
+        if (hosts()) {
+            for (NetNode n : f.cas()) {
+                l.add(j.node(n, false));
+            }
+        }
+        if (switches()) {
+            for (NetNode n : f.switches()) {
+                l.add(j.node(n, false));
+            }
+        }
+        try {
+            out.append(new com.fasterxml.jackson.databind.ObjectMapper()
+                    .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(l)).append('\n');
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        return 0;
+    }
+
+    /** ibhosts. */
+    @Command(name = "ibhosts", mixinStandardHelpOptions = true,
+            description = "Show the CAs of the fabric (or of a topology file), as infiniband-diags' ibhosts does.")
+    public static final class Hosts extends NodeListCommand {
+        @Override
+        boolean hosts() {
+            return true;
+        }
+
+        @Override
+        boolean switches() {
+            return false;
+        }
+    }
+
+    /** ibswitches. */
+    @Command(name = "ibswitches", mixinStandardHelpOptions = true,
+            description = "Show the switches of the fabric (or of a topology file), as infiniband-diags' ibswitches "
+                    + "does.")
+    public static final class Switches extends NodeListCommand {
+        @Override
+        boolean hosts() {
+            return false;
+        }
+
+        @Override
+        boolean switches() {
+            return true;
+        }
+    }
+
+    /** ibnodes: ibhosts, then ibswitches. */
+    @Command(name = "ibnodes", mixinStandardHelpOptions = true,
+            description = "Show the CAs and then the switches of the fabric, as infiniband-diags' ibnodes does.")
+    public static final class Nodes extends NodeListCommand {
+        @Override
+        boolean hosts() {
+            return true;
+        }
+
+        @Override
+        boolean switches() {
+            return true;
+        }
+    }
+}
