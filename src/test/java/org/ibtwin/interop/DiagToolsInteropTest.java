@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * ibstat, ibstatus, sminfo, ibaddr, ibportstate and ibroute of ibtwin against the real infiniband-diags on the same
+ * ibstat, ibstatus, sminfo, ibaddr, ibportstate, ibroute, ibtracert and dump_fts (dump_lfts, dump_mfts) of ibtwin against the real infiniband-diags on the same
  * running {@code ibsim -r} after a real {@code opensm -o} gave out LIDs: identical stdout and exit codes, for every
  * node (ibstat attached at each), every LID (ibaddr) and every port (ibportstate queries), every switch (ibroute,
  * unicast and multicast), and the error cases. sminfo's activity count moves with every sweep of the running
@@ -62,7 +62,8 @@ class DiagToolsInteropTest {
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute")) {
+        for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute", "ibtracert",
+                "dump_fts", "dump_lfts", "dump_mfts")) {
             if (RealTools.executable(t).isEmpty()) {
                 String notice = "INTEROP SKIPPED: " + t + " not found (install infiniband-diags)";
                 if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -101,6 +102,11 @@ class DiagToolsInteropTest {
             portStates(sim, targets);
             routes(sim, targets);
             traces(sim, targets);
+            String at = targets.get(0).node();
+            for (String[] a : new String[][] {{"dump_fts"}, {"dump_lfts"}, {"dump_mfts"}, {"dump_fts", "-n"},
+                {"dump_fts", "-a", "1", "3"}, {"dump_fts", "-M", "-n"}}) {
+                same(sim, at, a[0], Arrays.copyOfRange(a, 1, a.length));
+            }
             errors(sim, targets);
             smInfo(sim, targets);
         }
