@@ -96,7 +96,8 @@ public final class RouteDump {
     /** Unicast routes of {@code dest} from {@code startLid} to {@code endLid} (0: LinearFDBTop). */
     public List<Route> unicast(PortId dest, int startLid, int endLid, StringBuilder out) {
         Switch sw = checkSwitch(dest);
-        return unicast(dest, sw, startLid, endLid, out, this::destination, "SubnGet() failed; MAD status 0x%x AM 0x%x");
+        return unicast(dest, sw, startLid, endLid, out, this::destination,
+                "SubnGet() failed; MAD status 0x%x AM 0x%x");
     }
 
     /**

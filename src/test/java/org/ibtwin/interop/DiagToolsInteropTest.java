@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * ibstat, ibstatus, sminfo, ibaddr, ibportstate, ibroute, ibtracert and dump_fts (dump_lfts, dump_mfts) of ibtwin against the real infiniband-diags on the same
+ * ibstat, ibstatus, sminfo, ibaddr, ibportstate, ibroute, ibtracert and dump_fts (dump_lfts, dump_mfts) of ibtwin
+ * against the real infiniband-diags on the same
  * running {@code ibsim -r} after a real {@code opensm -o} gave out LIDs: identical stdout and exit codes, for every
  * node (ibstat attached at each), every LID (ibaddr) and every port (ibportstate queries), every switch (ibroute,
  * unicast and multicast), and the error cases. sminfo's activity count moves with every sweep of the running
