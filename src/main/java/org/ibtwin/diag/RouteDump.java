@@ -109,9 +109,11 @@ public final class RouteDump {
         Switch sw = new Switch(node.numPorts(), node.guid(), desc, node.switchInfo());
         int[] lmcRange = new int[3];
         long[] guid = new long[1];
-        return unicast(pathOf(node), sw, startLid, endLid, out, (lid, valid) -> scanned(fabric, lid, valid, lmcRange,
-                guid), "SubnGet(LFT) failed on switch '" + desc.replace("%", "%%") + "' " + pathOf(node) + " Node GUID 0x"
-                + Long.toHexString(node.guid()) + " SMA LID " + node.smaLid() + "; MAD status 0x%x AM 0x%x");
+        String failure = "SubnGet(LFT) failed on switch '" + desc.replace("%", "%%") + "' " + pathOf(node)
+                + " Node GUID 0x" + Long.toHexString(node.guid()) + " SMA LID " + node.smaLid()
+                + "; MAD status 0x%x AM 0x%x";
+        return unicast(pathOf(node), sw, startLid, endLid, out,
+                (lid, valid) -> scanned(fabric, lid, valid, lmcRange, guid), failure);
     }
 
     /** The directed route to a scanned node as libibnetdisc keeps it (DrSLID and DrDLID 0). */
