@@ -228,6 +228,12 @@ class DiagToolsInteropTest {
         }
         Target last = targets.get(targets.size() - 1);
         same(sim, at, "ibtracert", "-n", Integer.toString(some.get(0).lid()), Integer.toString(last.lid()));
+        Path pairs = sim.dir.resolve("pairs.txt");
+        Files.writeString(pairs, "# pairs\n" + some.get(0).lid() + " " + last.lid() + "\n\n  " + last.lid() + " "
+                + some.get(1).lid() + "\n");
+        same(sim, at, "ibtracert", "--ports-file", pairs.toString());
+        Files.writeString(pairs, some.get(0).lid() + " " + last.lid() + "\nnonsense\n");
+        same(sim, at, "ibtracert", "--ports-file", pairs.toString());
         for (String[] c : new String[][] {{Integer.toString(last.lid()), "999"}, {"999", "1"}, {"abc", "1"}}) {
             Result real = sim.real(at, "ibtracert", concat("-t", concat("100", c)));
             Result ours = sim.ours(at, concat("ibtracert", concat("-t", concat("100", c))));
