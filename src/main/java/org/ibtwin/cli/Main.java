@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
             NodeListCommand.Switches.class, NodeListCommand.Nodes.class,
             IbstatCommand.class, IbstatusCommand.class, IbvDevinfoCommand.class, SminfoCommand.class,
             IbaddrCommand.class, IbportstateCommand.class, IbrouteCommand.class, IbtracertCommand.class,
-            DumpFtsCommand.class, DumpFtsCommand.Lfts.class, DumpFtsCommand.Mfts.class,
+            DumpFtsCommand.class, DumpFtsCommand.Lfts.class, DumpFtsCommand.Mfts.class, IbqueryerrorsCommand.class,
             PerfqueryCommand.class, PerftestCommand.WriteBw.class, PerftestCommand.ReadBw.class,
             PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,

@@ -64,7 +64,7 @@ class DiagToolsInteropTest {
     static void findTools() {
         tools = RealTools.findOrSkip();
         for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute", "ibtracert",
-                "dump_fts", "dump_lfts", "dump_mfts")) {
+                "dump_fts", "dump_lfts", "dump_mfts", "ibqueryerrors", "smpquery")) {
             if (RealTools.executable(t).isEmpty()) {
                 String notice = "INTEROP SKIPPED: " + t + " not found (install infiniband-diags)";
                 if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -109,6 +109,7 @@ class DiagToolsInteropTest {
                 same(sim, at, a[0], Arrays.copyOfRange(a, 1, a.length));
             }
             errors(sim, targets);
+            queryErrors(sim, targets);
             smInfo(sim, targets);
         }
         if (changes) {
@@ -248,6 +249,41 @@ class DiagToolsInteropTest {
     private static List<String> stderr(String err) {
         return err.lines().filter(l -> !l.contains("sim_connect") && !l.contains("umad2sim"))
                 .map(l -> l.replaceAll("\\[\\d+\\]", "[pid]")).toList();
+    }
+
+    /**
+     * ibqueryerrors over the whole fabric: the error counters (a query to a LID nobody has makes
+     * PortRcvSwitchRelayErrors count at the switch), suppression, thresholds, node types, and the data counters,
+     * which move with every MAD and so are compared with their values masked; then -k clears what a real run saw.
+     */
+    private void queryErrors(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        sim.real(at, "smpquery", "-t", "50", "nodeinfo", "999");
+        Path thr = sim.dir.resolve("thresholds");
+        Files.writeString(thr, "# test\nPortRcvSwitchRelayErrors=1\nSymbolErrorCounter=0x10\n");
+        for (String[] a : new String[][] {{"--skip-sl"}, {"--skip-sl", "-c"}, {"--skip-sl", "--switch"},
+            {"--skip-sl", "--ca"}, {"--skip-sl", "-s", "PortRcvSwitchRelayErrors,LinkDownedCounter"},
+            {"--skip-sl", "--threshold-file", thr.toString()}, {"--skip-sl", "--details"}, {}}) {
+            same(sim, at, "ibqueryerrors", a);
+        }
+        for (String[] a : new String[][] {{"--skip-sl", "--data"}, {"--skip-sl", "--counters"}}) {
+            Result real = sim.real(at, "ibqueryerrors", a);
+            Result ours = sim.ours(at, concat("ibqueryerrors", a));
+            assertThat(maskCounts(ours.out())).as(ours.command()).isEqualTo(maskCounts(real.out()));
+            assertThat(ours.exit()).isEqualTo(real.exit());
+            compared++;
+        }
+        Result ours = sim.ours(at, "ibqueryerrors", "--skip-sl", "-k");
+        assertThat(ours.out()).contains("PortRcvSwitchRelayErrors == ");
+        Result after = sim.real(at, "ibqueryerrors", "--skip-sl");
+        assertThat(after.out()).as("a real run after our -k").doesNotContain("Errors for")
+                .contains(", 0 bad nodes found");
+        assertThat(after.exit()).isZero();
+        compared++;
+    }
+
+    private static String maskCounts(String s) {
+        return s.replaceAll("(Data|Pkts) == \\d+ \\([0-9. ]+[A-Z]*\\)", "$1 == N");
     }
 
     /** The error paths: the real tools' words and exit codes. */
