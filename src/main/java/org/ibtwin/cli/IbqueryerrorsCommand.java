@@ -135,7 +135,21 @@ public final class IbqueryerrorsCommand extends ScanCommand {
                     eq.node(n, names.name(n.guid(), n.description()), out);
                 }
             }
-            return eq.summary(out, opt.thresholdText()) != 0 ? 1 : 0;
+            StringBuilder text = out;
+            if (scan.json) {
+                text = new StringBuilder();
+            }
+            int bad = eq.summary(text, opt.thresholdText());
+            if (scan.json) {
+                out.setLength(0);
+                Map<String, Object> m = new java.util.LinkedHashMap<>();
+                m.put("findings", eq.findings());
+                m.put("summary", eq.totals());
+                m.put("thresholds", thresholds);
+                m.put("suppressed", suppressed);
+                json(m);
+            }
+            return bad != 0 ? 1 : 0;
         }
     }
 

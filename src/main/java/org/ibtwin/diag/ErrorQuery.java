@@ -58,6 +58,11 @@ public final class ErrorQuery {
         }
     }
 
+    /** One port with counters over their thresholds (port -1: all ports of the node at once). */
+    public record Finding(String node, String guid, int port, Map<String, Long> counters) {
+    }
+
+    private final List<Finding> findings = new ArrayList<>();
     private final MadQuery q;
     private final Options opt;
     private final Consumer<String> warn;
@@ -167,6 +172,22 @@ public final class ErrorQuery {
         }
     }
 
+    /** The ports printed so far, for --json. */
+    public List<Finding> findings() {
+        return List.copyOf(findings);
+    }
+
+    /** The summary's numbers, for --json. */
+    public Map<String, Integer> totals() {
+        Map<String, Integer> m = new java.util.LinkedHashMap<>();
+        m.put("nodesChecked", nodesChecked);
+        m.put("badNodes", badNodes);
+        m.put("portsChecked", portsChecked);
+        m.put("badPorts", badPorts);
+        m.put("pmaQueryFailures", pmaFailures);
+        return m;
+    }
+
     /** The summary lines; returns the number of ports with errors. */
     public int summary(StringBuilder out, String thresholdText) {
         out.append("\n## Summary: ").append(nodesChecked).append(" nodes checked, ").append(badNodes)
@@ -256,6 +277,12 @@ public final class ErrorQuery {
                 }
             }
         }
+        Map<String, Long> values = new java.util.LinkedHashMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[(\\w+) == (\\d+)").matcher(s);
+        while (m.find()) {
+            values.put(m.group(1), Long.parseUnsignedLong(m.group(2)));
+        }
+        findings.add(new Finding(name, String.format("0x%016x", node.guid()), port == ALL_PORTS ? -1 : port, values));
         boolean isSwitch = node.type() == NetNode.SWITCH;
         if (!header[0]) {
             out.append(isSwitch ? String.format("Errors for 0x%x \"%s\"%n", portGuid(node, 0), name)

@@ -102,4 +102,13 @@ class DiagToolsCommandsTest {
         assertThat(err.toString()).contains("find_route: can't reach to/from ports",
                 "get_route: can't find a route from src to dest");
     }
+
+    @Test
+    void queryErrorsOverTheScan() {
+        assertThat(run("ibqueryerrors", "--skip-sl", "--threshold-file", "/dev/null")).isIn(0, 1);
+        assertThat(out.toString()).contains("## Summary: 1 nodes checked, ").endsWith("## Suppressed:\n");
+        assertThat(run("ibqueryerrors", "--skip-sl", "--json", "-c")).isIn(0, 1);
+        assertThat(out.toString()).contains("\"nodesChecked\" : 1",
+                "\"suppressed\" : [ \"PortRcvSwitchRelayErrors\" ]");
+    }
 }
