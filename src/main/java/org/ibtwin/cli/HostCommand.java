@@ -1,8 +1,5 @@
 package org.ibtwin.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.ibtwin.diag.LocalDevice;
@@ -34,8 +31,6 @@ abstract class HostCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print the device and its ports as JSON.")
     boolean json;
-
-    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     PrintWriter out() {
         return spec.commandLine().getOut();
@@ -101,11 +96,7 @@ abstract class HostCommand implements Callable<Integer> {
     }
 
     String toJson(Object o) {
-        try {
-            return JSON.writeValueAsString(o) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return Json.write(o);
     }
 
     @Override

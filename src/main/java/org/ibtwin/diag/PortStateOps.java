@@ -370,24 +370,10 @@ public final class PortStateOps {
         return (int) (en == all ? sup : en);
     }
 
-    /** Whether ibportstate asks this node for MlnxExtPortInfo (Mellanox switches and HCAs it knows by id). */
+    /** Whether ibportstate asks this node for MlnxExtPortInfo (the Mellanox devices it knows by id). */
     static boolean mlnxExtPortInfo(byte[] ni) {
-        int vendor = (int) SmpAttributes.NODE_INFO.get(ni, 0, "VendorId");
-        int dev = (int) SmpAttributes.NODE_INFO.get(ni, 0, "DevId");
-        if ((dev >= 0xc738 && dev <= 0xc73b) || dev == 0xc839 || dev == 0xcb20 || dev == 0xcf08 || dev == 0xcf09
-                || dev == 0xd2f0) {
-            return true;
-        }
-        if (vendor == 0x119f && (dev == 0x1b02 || dev == 0x1b50 || dev == 0x1ba0 || (dev >= 0x1bd0 && dev <= 0x1bd5)
-                || dev == 0x1bf0)) {
-            return true;
-        }
-        if ((dev >= 0x1003 && dev <= 0x101b) || dev == 0xa2d2) {
-            return true;
-        }
-        return vendor == 0x119f && (dev == 0x1b33 || dev == 0x1b73 || dev == 0x1b40 || dev == 0x1b41
-                || dev == 0x1b60 || dev == 0x1b61 || dev == 0x1b83 || dev == 0x1b93 || dev == 0x1b94
-                || dev == 0x1bb4 || dev == 0x1bb5 || (dev >= 0x1bc4 && dev <= 0x1bc6));
+        return MlnxDevices.hasExtPortInfo((int) SmpAttributes.NODE_INFO.get(ni, 0, "VendorId"),
+                (int) SmpAttributes.NODE_INFO.get(ni, 0, "DevId"));
     }
 
     private byte[] get(PortId dest, int attr, long mod, String failure) {

@@ -22,10 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ibtwin.cli.Main;
-import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.format.tools.HostOutputs;
-import org.ibtwin.gen.FatTree;
-import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.PortId;
@@ -33,12 +30,11 @@ import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.IbsimClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * ibstat, ibstatus, sminfo, ibaddr, ibportstate and ibroute of ibtwin against the real infiniband-diags on the same
+ * ibstat, ibstatus, sminfo, ibaddr, ibportstate, ibroute, ibtracert and dump_fts (dump_lfts, dump_mfts) of ibtwin
+ * against the real infiniband-diags on the same
  * running {@code ibsim -r} after a real {@code opensm -o} gave out LIDs: identical stdout and exit codes, for every
  * node (ibstat attached at each), every LID (ibaddr) and every port (ibportstate queries), every switch (ibroute,
  * unicast and multicast), and the error cases. sminfo's activity count moves with every sweep of the running
@@ -49,9 +45,11 @@ import picocli.CommandLine;
  * libumad2sim, and the output is read back by the doctor's ibstatus reader. ibportstate's changes are compared on
  * two ibsims of the same fabric: the real tool changes a port of one, ours the same port of the other, and what the
  * tools print, and a real query after, must be the same.
+ *
+ * <p>One fabric per subclass, so that each class stays near half a minute.
  */
 @Tag("interop")
-class DiagToolsInteropTest {
+abstract class DiagToolsInteropTest {
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(30);
     private static final int FIRST_PORT = 18400;
     private static final int LAST_PORT = 18480;
@@ -62,7 +60,8 @@ class DiagToolsInteropTest {
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute")) {
+        for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute", "ibtracert",
+                "dump_fts", "dump_lfts", "dump_mfts", "ibqueryerrors", "smpquery")) {
             if (RealTools.executable(t).isEmpty()) {
                 String notice = "INTEROP SKIPPED: " + t + " not found (install infiniband-diags)";
                 if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -74,23 +73,7 @@ class DiagToolsInteropTest {
         }
     }
 
-    @Test
-    void fatTree(@TempDir Path dir) throws Exception {
-        Path net = dir.resolve("fat.topo");
-        TopologyWriter.write(FatTree.build(FatTreeSpec.of(2, 8, 8)), net);
-        run(net, dir, "fat tree 2x8x8", false);
-    }
-
-    @Test
-    void madNet(@TempDir Path dir) throws Exception {
-        Path net = dir.resolve("mad.net");
-        try (var in = getClass().getResourceAsStream("/mad/mad.net")) {
-            Files.copy(in, net);
-        }
-        run(net, dir, "mad.net", true);
-    }
-
-    private void run(Path net, Path dir, String what, boolean changes) throws Exception {
+    void run(Path net, Path dir, String what, boolean changes) throws Exception {
         long t0 = System.nanoTime();
         List<String> nodes = nodeNames(net);
         try (Sim sim = Sim.start(net, dir)) {
@@ -100,7 +83,14 @@ class DiagToolsInteropTest {
             addresses(sim, targets);
             portStates(sim, targets);
             routes(sim, targets);
+            traces(sim, targets);
+            String at = targets.get(0).node();
+            for (String[] a : new String[][] {{"dump_fts"}, {"dump_lfts"}, {"dump_mfts"}, {"dump_fts", "-n"},
+                {"dump_fts", "-a", "1", "3"}, {"dump_fts", "-M", "-n"}}) {
+                same(sim, at, a[0], Arrays.copyOfRange(a, 1, a.length));
+            }
             errors(sim, targets);
+            queryErrors(sim, targets);
             smInfo(sim, targets);
         }
         if (changes) {
@@ -202,6 +192,79 @@ class DiagToolsInteropTest {
         }
         Target sw = targets.stream().filter(Target::isSwitch).findFirst().orElseThrow();
         same(sim, at, "ibroute", "-a", Integer.toString(sw.lid()), "1", "0x10");
+    }
+
+    /**
+     * ibtracert between every pair of the first nodes (CAs and switches, both ways), the simple format, and to a
+     * LID nobody has: stdout, exit code, and the warnings on stderr (pids aside).
+     */
+    private void traces(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        List<Target> some = targets.subList(0, Math.min(6, targets.size()));
+        for (Target a : some) {
+            for (Target b : some) {
+                if (a != b) {
+                    same(sim, at, "ibtracert", "-t", "100", Integer.toString(a.lid()), Integer.toString(b.lid()));
+                }
+            }
+        }
+        Target last = targets.get(targets.size() - 1);
+        same(sim, at, "ibtracert", "-n", Integer.toString(some.get(0).lid()), Integer.toString(last.lid()));
+        Path pairs = sim.dir.resolve("pairs.txt");
+        Files.writeString(pairs, "# pairs\n" + some.get(0).lid() + " " + last.lid() + "\n\n  " + last.lid() + " "
+                + some.get(1).lid() + "\n");
+        same(sim, at, "ibtracert", "--ports-file", pairs.toString());
+        Files.writeString(pairs, some.get(0).lid() + " " + last.lid() + "\nnonsense\n");
+        same(sim, at, "ibtracert", "--ports-file", pairs.toString());
+        for (String[] c : new String[][] {{Integer.toString(last.lid()), "999"}, {"999", "1"}, {"abc", "1"}}) {
+            Result real = sim.real(at, "ibtracert", concat("-t", concat("100", c)));
+            Result ours = sim.ours(at, concat("ibtracert", concat("-t", concat("100", c))));
+            assertThat(ours.out()).isEqualTo(real.out());
+            assertThat(ours.exit()).isEqualTo(real.exit());
+            assertThat(stderr(ours.err())).as(ours.command()).isEqualTo(stderr(real.err()));
+            compared++;
+        }
+    }
+
+    /** libibmad's warnings, pids masked, umad2sim's own lines left out. */
+    private static List<String> stderr(String err) {
+        return err.lines().filter(l -> !l.contains("sim_connect") && !l.contains("umad2sim"))
+                .map(l -> l.replaceAll("\\[\\d+\\]", "[pid]")).toList();
+    }
+
+    /**
+     * ibqueryerrors over the whole fabric: the error counters (a query to a LID nobody has makes
+     * PortRcvSwitchRelayErrors count at the switch), suppression, thresholds, node types, and the data counters,
+     * which move with every MAD and so are compared with their values masked; then -k clears what a real run saw.
+     */
+    private void queryErrors(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        sim.real(at, "smpquery", "-t", "50", "nodeinfo", "999");
+        Path thr = sim.dir.resolve("thresholds");
+        Files.writeString(thr, "# test\nPortRcvSwitchRelayErrors=1\nSymbolErrorCounter=0x10\n");
+        for (String[] a : new String[][] {{"--skip-sl"}, {"--skip-sl", "-c"}, {"--skip-sl", "--switch"},
+            {"--skip-sl", "--ca"}, {"--skip-sl", "-s", "PortRcvSwitchRelayErrors,LinkDownedCounter"},
+            {"--skip-sl", "--threshold-file", thr.toString()}, {"--skip-sl", "--details"}, {}}) {
+            same(sim, at, "ibqueryerrors", a);
+        }
+        for (String[] a : new String[][] {{"--skip-sl", "--data"}, {"--skip-sl", "--counters"}}) {
+            Result real = sim.real(at, "ibqueryerrors", a);
+            Result ours = sim.ours(at, concat("ibqueryerrors", a));
+            assertThat(maskCounts(ours.out())).as(ours.command()).isEqualTo(maskCounts(real.out()));
+            assertThat(ours.exit()).isEqualTo(real.exit());
+            compared++;
+        }
+        Result ours = sim.ours(at, "ibqueryerrors", "--skip-sl", "-k");
+        assertThat(ours.out()).contains("PortRcvSwitchRelayErrors == ");
+        Result after = sim.real(at, "ibqueryerrors", "--skip-sl");
+        assertThat(after.out()).as("a real run after our -k").doesNotContain("Errors for")
+                .contains(", 0 bad nodes found");
+        assertThat(after.exit()).isZero();
+        compared++;
+    }
+
+    private static String maskCounts(String s) {
+        return s.replaceAll("(Data|Pkts) == \\d+ \\([0-9. ]+[A-Z]*\\)", "$1 == N");
     }
 
     /** The error paths: the real tools' words and exit codes. */
