@@ -60,7 +60,17 @@ final class InProcessTwin implements MadTransport {
             throw new MadTransportException("ibtwin's SM did not bring " + (fabric == null ? "the default fabric"
                     : fabric) + " up: " + String.join("; ", r.problems()));
         }
-        return new InProcessTwin(new TwinTransport(toolPort, "ibtwin0"), smTransport, sm);
+        return new InProcessTwin(new TwinTransport(toolPort, deviceName(f, toolPort.nodeName())), smTransport, sm);
+    }
+
+    /** The verbs device name a host would show for the node (its description's second word, else "mlx5_0"). */
+    private static String deviceName(Fabric f, String nodeName) {
+        for (org.ibtwin.model.Node n : f.nodes()) {
+            if (n.name().equals(nodeName)) {
+                return Hosts.device(n, "mlx5");
+            }
+        }
+        return "mlx5_0";
     }
 
     @Override

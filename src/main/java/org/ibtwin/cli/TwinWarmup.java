@@ -23,7 +23,7 @@ import org.ibtwin.transport.IbsimClient;
  * What it costs is part of the simulator's start, before it says it is ready, as ibsim's own start is.
  */
 final class TwinWarmup {
-    private static final FatTreeSpec SCRATCH = FatTreeSpec.of(2, 16, 64).withSpeed(LinkSpeed.HDR);
+    private static final FatTreeSpec SCRATCH = FatTreeSpec.of(3, 8, 64).withSpeed(LinkSpeed.HDR);
 
     private TwinWarmup() {
     }
