@@ -11,6 +11,7 @@ import org.ibtwin.diag.QueryException;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import org.ibtwin.transport.MadTransportException;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -127,6 +128,26 @@ abstract class DiagCommand implements Callable<Integer> {
         }
         return Addresses.lid(diag().smPort).map(PortId::lid)
                 .orElseThrow(() -> new IbError("cannot resolve SM destination port " + diag().smPort));
+    }
+
+    /**
+     * For a tool whose letter means something else than the common option's (sminfo's -s, ibaddr's -L): takes the
+     * common option of that name out of {@code spec} and puts {@code own} in, its values handed to {@code set}.
+     */
+    static CommandSpec swapOption(CommandSpec spec, CommandLine.Model.OptionSpec.Builder own,
+                                  java.util.function.Consumer<Object> set) {
+        CommandLine.Model.OptionSpec common = spec.findOption(own.names()[0]);
+        if (common != null) {
+            spec.remove(common);
+        }
+        spec.addOption(own.setter(new CommandLine.Model.ISetter() {
+            @Override
+            public <T> T set(T value) {
+                set.accept(value);
+                return null;
+            }
+        }).build());
+        return spec;
     }
 
     /** How commands attach: {@link TransportOptions#open()}; tests put a fake fabric here. */

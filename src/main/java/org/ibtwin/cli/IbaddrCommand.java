@@ -18,7 +18,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -66,20 +65,9 @@ public final class IbaddrCommand extends DiagCommand {
     public static final class DecimalOption implements CommandLine.IModelTransformer {
         @Override
         public CommandSpec transform(CommandSpec spec) {
-            OptionSpec common = spec.findOption("-L");
-            if (common != null) {
-                spec.remove(common);
-            }
-            spec.addOption(OptionSpec.builder("-L", "--Lid_show").arity("0").type(boolean.class)
-                    .description("Show lid range (in decimal) only.")
-                    .setter(new CommandLine.Model.ISetter() {
-                        @Override
-                        public <T> T set(T value) {
-                            ((IbaddrCommand) spec.userObject()).decimal = Boolean.TRUE.equals(value);
-                            return null;
-                        }
-                    }).build());
-            return spec;
+            return swapOption(spec, OptionSpec.builder("-L", "--Lid_show").arity("0").type(boolean.class)
+                    .description("Show lid range (in decimal) only."),
+                    v -> ((IbaddrCommand) spec.userObject()).decimal = Boolean.TRUE.equals(v));
         }
     }
 

@@ -17,7 +17,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -62,20 +61,9 @@ public final class SminfoCommand extends DiagCommand {
     public static final class StateOption implements CommandLine.IModelTransformer {
         @Override
         public CommandSpec transform(CommandSpec spec) {
-            OptionSpec common = spec.findOption("-s");
-            if (common != null) {
-                spec.remove(common);
-            }
-            spec.addOption(OptionSpec.builder("-s", "--state").paramLabel("<0-3>").type(String.class)
-                    .description("Set SM state (with a modifier).")
-                    .setter(new CommandLine.Model.ISetter() {
-                        @Override
-                        public <T> T set(T value) {
-                            ((SminfoCommand) spec.userObject()).state = (String) value;
-                            return null;
-                        }
-                    }).build());
-            return spec;
+            return swapOption(spec, OptionSpec.builder("-s", "--state").paramLabel("<0-3>").type(String.class)
+                    .description("Set SM state (with a modifier)."),
+                    v -> ((SminfoCommand) spec.userObject()).state = (String) v);
         }
     }
 
