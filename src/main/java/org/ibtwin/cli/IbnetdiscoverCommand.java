@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
-import java.util.ArrayList;
-import java.util.List;
 import org.ibtwin.diag.NetCache;
 import org.ibtwin.diag.NetDiff;
 import org.ibtwin.diag.NetFabric;
@@ -41,8 +39,8 @@ public final class IbnetdiscoverCommand extends ScanCommand {
     @Option(names = {"-l", "--list"}, description = "List of connected nodes.")
     boolean listAll;
 
-    @Option(names = {"-g", "--grouping"}, description = "Show grouping (chassis; no chassis are recognised: "
-            + "every node is listed as non-chassis).")
+    @Option(names = {"-g", "--grouping"}, description = "Show grouping (for fabrics without chassis: every node "
+            + "under \"Non-Chassis Nodes\").")
     boolean group;
 
     @Option(names = {"-H", "--Hca_list"}, description = "List of connected CAs.")
@@ -107,6 +105,13 @@ public final class IbnetdiscoverCommand extends ScanCommand {
             fabric = discover(new byte[0], 0, show ? l -> shown.append(l).append('\n') : null);
         }
         NetOutputs o = new NetOutputs(names);
+        if (group && !ports && listMask() == 0 && diffFabric == null && !scan.json) {
+            int chassis = NetOutputs.chassisNodes(fabric).size();
+            if (chassis > 0) {
+                throw new IllegalArgumentException("-g: " + chassis + " nodes are in chassis (they share a system "
+                        + "image GUID, or are Voltaire switches); ibtwin groups only fabrics without chassis");
+            }
+        }
         out.append(shown);
         int list = listMask();
         StringBuilder text = new StringBuilder();
@@ -146,10 +151,6 @@ public final class IbnetdiscoverCommand extends ScanCommand {
             return listAll ? 7 : listSwitches ? 2 : listCas ? 1 : listRouters ? 4 : 0;
         }
         int mask = 0;
-        List<String> seen = new ArrayList<>();
-        for (OptionSpec s : spec.commandLine().getParseResult().matchedOptions()) {
-            seen.add(s.shortestName());
-        }
         for (OptionSpec s : spec.commandLine().getParseResult().matchedOptions()) {
             switch (s.shortestName()) {
                 case "-l" -> mask = 7;
@@ -159,6 +160,6 @@ public final class IbnetdiscoverCommand extends ScanCommand {
                 default -> { }
             }
         }
-        return seen.isEmpty() ? 0 : mask;
+        return mask;
     }
 }

@@ -14,6 +14,7 @@ import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Mixin;

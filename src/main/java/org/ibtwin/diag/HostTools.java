@@ -135,7 +135,7 @@ public final class HostTools {
         sb.append(String.format("\thw_ver:\t\t\t\t0x%X%n", d.revision()));
         sb.append("\tphys_port_cnt:\t\t\t").append(d.numPorts()).append('\n');
         for (LocalDevice.Port p : d.ports()) {
-            if (port != 0 && p.number() != port) {
+            if ((port != 0 && p.number() != port) || p.number() < 1 || p.number() > d.numPorts()) {
                 continue;
             }
             int s = p.state();

@@ -353,7 +353,25 @@ public final class NetOutputs {
         if (state == STATE_DOWN && o.filtered(n, port)) {
             return;
         }
-        String link;
+        // the line is built by hand (String.format is the cost of a 16k-host fabric's listing)
+        if (o.lineMode()) {
+            out.append(prefix).append("0x");
+            hex16(port.guid(), out);
+            out.append(" \"");
+            pad(name(n), 30, out);
+            out.append("\" ");
+        } else {
+            out.append(prefix).append("      ");
+        }
+        if (!n.isSwitch() && !o.lineMode()) {
+            out.append("0x");
+            hex16(port.guid(), out);
+            out.append(' ');
+        }
+        pad(Integer.toString(n.isSwitch() ? n.smaLid() : port.baseLid()), 6, out);
+        out.append(' ');
+        pad(Integer.toString(port.number()), 4, out);
+        out.append("[  ] ==(");
         if (state != STATE_DOWN) {
             String sp;
             if (espeed == 0) {
@@ -361,41 +379,56 @@ public final class NetOutputs {
             } else {
                 sp = aggSpeed(espeed);
             }
-            link = String.format("(%3s %18s %6s/%8s)", Printer.LINK_WIDTH.format(width, 8), sp,
-                    Printer.PORT_STATE.format(state, 4), Printer.PHYS_PORT_STATE.format(phys, 4));
+            pad(Printer.LINK_WIDTH.format(width, 8), 3, out);
+            out.append(' ');
+            pad(sp, 18, out);
+            out.append(' ');
         } else {
-            link = String.format("(              %6s/%8s)", Printer.PORT_STATE.format(state, 4),
-                    Printer.PHYS_PORT_STATE.format(phys, 4));
+            out.append("              ");
         }
+        pad(Printer.PORT_STATE.format(state, 4), 6, out);
+        out.append('/');
+        pad(Printer.PHYS_PORT_STATE.format(phys, 4), 8, out);
+        out.append(')');
         if (o.additional() && state != STATE_DOWN) {
-            link += String.format(" (HOQ:%d VL_Stall:%d)", port.get(NetPort.HOQ_LIFE), port.get(NetPort.VL_STALL));
+            out.append(" (HOQ:").append(port.get(NetPort.HOQ_LIFE)).append(" VL_Stall:")
+                    .append(port.get(NetPort.VL_STALL)).append(')');
         }
-        String remote;
+        out.append("==>  ");
         NetPort r = port.remote();
         if (r != null) {
             String[] msg = couldBe(port);
-            remote = String.format("%s%6d %4d[%2s] \"%s\" (%s %s)%n",
-                    o.lineMode() ? String.format("0x%016x ", r.guid()) : "",
-                    r.baseLid() != 0 ? r.baseLid() : r.node().smaLid(), r.number(), "", name(r.node()), msg[0],
-                    msg[1]);
-        } else if (state == STATE_DOWN) {
-            remote = "           [  ] \"\" ( )\n";
-        } else {
-            remote = "    \"Port not available\"\n";
-        }
-        if (o.lineMode()) {
-            out.append(String.format("%s0x%016x \"%30s\" ", prefix, port.guid(), name(n)));
-        } else {
-            out.append(prefix).append("      ");
-        }
-        if (!n.isSwitch()) {
-            if (!o.lineMode()) {
-                out.append(String.format("0x%016x ", port.guid()));
+            if (o.lineMode()) {
+                out.append("0x");
+                hex16(r.guid(), out);
+                out.append(' ');
             }
-            out.append(String.format("%6d %4d[%2s] ==%s==>  %s", port.baseLid(), port.number(), "", link, remote));
+            pad(Integer.toString(r.baseLid() != 0 ? r.baseLid() : r.node().smaLid()), 6, out);
+            out.append(' ');
+            pad(Integer.toString(r.number()), 4, out);
+            out.append("[  ] \"").append(name(r.node())).append("\" (").append(msg[0]).append(' ').append(msg[1])
+                    .append(")\n");
+        } else if (state == STATE_DOWN) {
+            out.append("           [  ] \"\" ( )\n");
         } else {
-            out.append(String.format("%6d %4d[%2s] ==%s==>  %s", n.smaLid(), port.number(), "", link, remote));
+            out.append("    \"Port not available\"\n");
         }
+    }
+
+    /** printf's %Ns: right-aligned in {@code width}, longer text as it is. */
+    private static void pad(String s, int width, StringBuilder out) {
+        for (int i = s.length(); i < width; i++) {
+            out.append(' ');
+        }
+        out.append(s);
+    }
+
+    private static void hex16(long v, StringBuilder out) {
+        String h = Long.toHexString(v);
+        for (int i = h.length(); i < 16; i++) {
+            out.append('0');
+        }
+        out.append(h);
     }
 
     /** libibnetdisc's names of the aggregated extended speeds. */

@@ -96,6 +96,73 @@ public final class RouteDump {
     /** Unicast routes of {@code dest} from {@code startLid} to {@code endLid} (0: LinearFDBTop). */
     public List<Route> unicast(PortId dest, int startLid, int endLid, StringBuilder out) {
         Switch sw = checkSwitch(dest);
+        return unicast(dest, sw, startLid, endLid, out, this::destination,
+                "SubnGet() failed; MAD status 0x%x AM 0x%x");
+    }
+
+    /**
+     * dump_fts's unicast table of a switch found by {@link NetDiscovery}: destinations from the scan, not asked;
+     * {@code desc} the name to show (the node name map's or the description).
+     */
+    public List<Route> unicast(NetFabric fabric, NetNode node, String desc, int startLid, int endLid,
+            StringBuilder out) {
+        Switch sw = new Switch(node.numPorts(), node.guid(), desc, node.switchInfo());
+        int[] lmcRange = new int[3];
+        long[] guid = new long[1];
+        String failure = "SubnGet(LFT) failed on switch '" + desc.replace("%", "%%") + "' " + pathOf(node)
+                + " Node GUID 0x" + Long.toHexString(node.guid()) + " SMA LID " + node.smaLid()
+                + "; MAD status 0x%x AM 0x%x";
+        return unicast(pathOf(node), sw, startLid, endLid, out,
+                (lid, valid) -> scanned(fabric, lid, valid, lmcRange, guid), failure);
+    }
+
+    /** The directed route to a scanned node as libibnetdisc keeps it (DrSLID and DrDLID 0). */
+    public static PortId pathOf(NetNode node) {
+        byte[] p = node.path();
+        int[] path = new int[p.length + 1];
+        for (int i = 0; i < p.length; i++) {
+            path[i + 1] = p[i] & 0xff;
+        }
+        return new PortId(0, 0, 0, path);
+    }
+
+    /** dump_fts's dump_lid: the port with that LID in the scan. */
+    private String scanned(NetFabric fabric, int lid, boolean valid, int[] range, long[] guid) {
+        if (brief) {
+            return "";
+        }
+        if (lid <= range[1]) {
+            if (!valid) {
+                return ": (path #" + (lid - range[0]) + " - illegal port)";
+            } else if (guid[0] == 0) {
+                return ": (path #" + (lid - range[0] + 1) + " out of " + (range[1] - range[0] + 1) + ")";
+            }
+            return String.format(": (path #%d out of %d: portguid 0x%016x)", lid - range[0] + 1,
+                    range[1] - range[0] + 1, guid[0]);
+        }
+        if (!valid) {
+            return ": (illegal port)";
+        }
+        guid[0] = 0;
+        NetPort port = fabric.portByLid(lid);
+        if (port == null) {
+            return ": (node info not available fabric scan)";
+        }
+        guid[0] = port.guid();
+        if (port.lmc() > 0) {
+            range[0] = port.baseLid();
+            range[1] = port.baseLid() + (1 << port.lmc()) - 1;
+        }
+        return String.format(": (%s portguid 0x%016x: '%s')", typeName(port.node().type()), guid[0],
+                port.node().description());
+    }
+
+    private interface Destinations {
+        String at(int lid, boolean valid);
+    }
+
+    private List<Route> unicast(PortId dest, Switch sw, int startLid, int endLid, StringBuilder out,
+            Destinations dests, String failure) {
         int top = (int) SmpAttributes.SWITCH_INFO.get(sw.switchInfo(), 0, "LinearFdbTop");
         if (endLid == 0 || endLid > top) {
             endLid = top;
@@ -112,13 +179,18 @@ public final class RouteDump {
         List<Route> routes = new ArrayList<>();
         int startBlock = startLid / 64;
         int endBlock = (endLid + 63) / 64;
+        byte[] last = new byte[64];
         for (int block = startBlock; block < endBlock; block++) {
             byte[] lft;
             try {
                 lft = q.smpGet(dest, AttributeIds.LINEAR_FWD_TABLE, block);
+                last = lft;
             } catch (QueryException e) {
-                stderr.accept(String.format("SubnGet() failed; MAD status 0x%x AM 0x%x", e.status(), block));
-                return routes;
+                stderr.accept(String.format(failure, e.status(), block));
+                if (failure.startsWith("SubnGet()")) {
+                    return routes;
+                }
+                lft = last;
             }
             int i = Math.max(block * 64, startLid);
             int e = Math.min(block * 64 + 64, endLid + 1);
@@ -128,7 +200,7 @@ public final class RouteDump {
                 if (!valid && !all) {
                     continue;
                 }
-                String info = destination(i, valid);
+                String info = dests.at(i, valid);
                 out.append(String.format("0x%04x %03d %s%n", i, port, info));
                 routes.add(new Route(i, port, info));
             }
@@ -166,6 +238,9 @@ public final class RouteDump {
             pi = q.smpGet(at, AttributeIds.PORT_INFO, 0);
             ni = q.smpGet(at, AttributeIds.NODE_INFO, 0);
         } catch (QueryException e) {
+            if (e.alwaysWarned()) {
+                warn.accept(e.warning());
+            }
             return ": (unknown node and type)";
         } finally {
             q.timeout(saved);
@@ -178,18 +253,32 @@ public final class RouteDump {
             basePortLid = base;
             lastPortLid = base + (1 << lmc) - 1;
         }
-        String typeName = switch (type) {
+        return String.format(": (%s portguid 0x%016x: '%s')", typeName(type), rangeGuid, desc(nd));
+    }
+
+    private static String typeName(int type) {
+        return switch (type) {
             case 1 -> "Channel Adapter";
             case 2 -> "Switch";
             case 3 -> "Router";
             default -> "?(" + type + ")";
         };
-        return String.format(": (%s portguid 0x%016x: '%s')", typeName, rangeGuid, desc(nd));
     }
 
     /** Multicast routes of {@code dest} from {@code startLid} to {@code endLid} (0: the table's end). */
     public int multicast(PortId dest, int startLid, int endLid, StringBuilder out) {
-        Switch sw = checkSwitch(dest);
+        return multicast(dest, checkSwitch(dest), startLid, endLid, out, null);
+    }
+
+    /** dump_fts -M: the multicast table of a scanned switch. */
+    public int multicast(NetNode node, String desc, int startLid, int endLid, StringBuilder out) {
+        Switch sw = new Switch(node.numPorts(), node.guid(), desc, node.switchInfo());
+        return multicast(pathOf(node), sw, startLid, endLid, out, "SubnGet(MFT) failed on switch '"
+                + desc.replace("%", "%%") + "' " + pathOf(node) + " Node GUID 0x" + Long.toHexString(node.guid())
+                + " SMA LID " + node.smaLid() + "; MAD status 0x%x AM 0x%x");
+    }
+
+    private int multicast(PortId dest, Switch sw, int startLid, int endLid, StringBuilder out, String failure) {
         int cap = (int) SmpAttributes.SWITCH_INFO.get(sw.switchInfo(), 0, "McastFdbCap");
         int top = (int) SmpAttributes.SWITCH_INFO.get(sw.switchInfo(), 0, "MulticastFDBTop");
         int nports = sw.ports();
@@ -236,15 +325,21 @@ public final class RouteDump {
         }
         int chunks = (nports + 1 + 15) / 16;
         int n = 0;
+        byte[][] mft = new byte[chunks][];
+        for (int j = 0; j < chunks; j++) {
+            mft[j] = new byte[64];
+        }
         for (int block = startLid / 32; block <= endLid / 32; block++) {
-            byte[][] mft = new byte[chunks][];
             for (int j = 0; j < chunks; j++) {
                 long mod = (block - MCAST_BASE / 32) | ((long) j << 28);
                 try {
                     mft[j] = q.smpGet(dest, AttributeIds.MCAST_FWD_TABLE, mod);
                 } catch (QueryException e) {
-                    stderr.accept(String.format("SubnGet() failed; MAD status 0x%x AM 0x%x", e.status(), mod));
-                    return n;
+                    if (failure == null) {
+                        stderr.accept(String.format("SubnGet() failed; MAD status 0x%x AM 0x%x", e.status(), mod));
+                        return n;
+                    }
+                    stderr.accept(String.format(failure, e.status(), mod));
                 }
             }
             int i = Math.max(block * 32, startLid);

@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * ibstat, ibstatus, sminfo, ibaddr, ibportstate and ibroute of ibtwin against the real infiniband-diags on the same
+ * ibstat, ibstatus, sminfo, ibaddr, ibportstate, ibroute, ibtracert and dump_fts (dump_lfts, dump_mfts) of ibtwin
+ * against the real infiniband-diags on the same
  * running {@code ibsim -r} after a real {@code opensm -o} gave out LIDs: identical stdout and exit codes, for every
  * node (ibstat attached at each), every LID (ibaddr) and every port (ibportstate queries), every switch (ibroute,
  * unicast and multicast), and the error cases. sminfo's activity count moves with every sweep of the running
@@ -62,7 +63,8 @@ class DiagToolsInteropTest {
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute")) {
+        for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute", "ibtracert",
+                "dump_fts", "dump_lfts", "dump_mfts")) {
             if (RealTools.executable(t).isEmpty()) {
                 String notice = "INTEROP SKIPPED: " + t + " not found (install infiniband-diags)";
                 if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -100,6 +102,12 @@ class DiagToolsInteropTest {
             addresses(sim, targets);
             portStates(sim, targets);
             routes(sim, targets);
+            traces(sim, targets);
+            String at = targets.get(0).node();
+            for (String[] a : new String[][] {{"dump_fts"}, {"dump_lfts"}, {"dump_mfts"}, {"dump_fts", "-n"},
+                {"dump_fts", "-a", "1", "3"}, {"dump_fts", "-M", "-n"}}) {
+                same(sim, at, a[0], Arrays.copyOfRange(a, 1, a.length));
+            }
             errors(sim, targets);
             smInfo(sim, targets);
         }
@@ -202,6 +210,38 @@ class DiagToolsInteropTest {
         }
         Target sw = targets.stream().filter(Target::isSwitch).findFirst().orElseThrow();
         same(sim, at, "ibroute", "-a", Integer.toString(sw.lid()), "1", "0x10");
+    }
+
+    /**
+     * ibtracert between every pair of the first nodes (CAs and switches, both ways), the simple format, and to a
+     * LID nobody has: stdout, exit code, and the warnings on stderr (pids aside).
+     */
+    private void traces(Sim sim, List<Target> targets) throws Exception {
+        String at = targets.get(0).node();
+        List<Target> some = targets.subList(0, Math.min(6, targets.size()));
+        for (Target a : some) {
+            for (Target b : some) {
+                if (a != b) {
+                    same(sim, at, "ibtracert", "-t", "100", Integer.toString(a.lid()), Integer.toString(b.lid()));
+                }
+            }
+        }
+        Target last = targets.get(targets.size() - 1);
+        same(sim, at, "ibtracert", "-n", Integer.toString(some.get(0).lid()), Integer.toString(last.lid()));
+        for (String[] c : new String[][] {{Integer.toString(last.lid()), "999"}, {"999", "1"}, {"abc", "1"}}) {
+            Result real = sim.real(at, "ibtracert", concat("-t", concat("100", c)));
+            Result ours = sim.ours(at, concat("ibtracert", concat("-t", concat("100", c))));
+            assertThat(ours.out()).isEqualTo(real.out());
+            assertThat(ours.exit()).isEqualTo(real.exit());
+            assertThat(stderr(ours.err())).as(ours.command()).isEqualTo(stderr(real.err()));
+            compared++;
+        }
+    }
+
+    /** libibmad's warnings, pids masked, umad2sim's own lines left out. */
+    private static List<String> stderr(String err) {
+        return err.lines().filter(l -> !l.contains("sim_connect") && !l.contains("umad2sim"))
+                .map(l -> l.replaceAll("\\[\\d+\\]", "[pid]")).toList();
     }
 
     /** The error paths: the real tools' words and exit codes. */

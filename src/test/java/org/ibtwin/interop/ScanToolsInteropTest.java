@@ -111,7 +111,7 @@ class ScanToolsInteropTest {
         TopologyWriter.write(f, net);
         Path cache;
         try (Sim sim = Sim.start(net, dir)) {
-            everything(sim, List.of("0,1", "0,1,33"), true);
+            everything(sim, List.of("0,1", "0,1,33"), false);
             Result hints = sim.ours("iblinkinfo");
             // the DDR cable between HDR ports: ibsim's ports claim QDR at most, so that is what it could be
             assertThat(hints.out()).containsPattern("(?m)^ +2 +33\\[  \\] ==\\( 4X +5\\.0 Gbps Active/  LinkUp\\)==> .*"
