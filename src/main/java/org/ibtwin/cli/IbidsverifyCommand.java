@@ -103,11 +103,24 @@ public final class IbidsverifyCommand extends DiagCommand {
         m.put("message", p.message());
         m.put("nodeType", p.nodeType());
         m.put("guid", p.guid());
-        m.put("lid", p.lid());
+        m.put("lid", number(p.lid()));
         if (p.other() != null) {
-            m.put(p.kind() == IdsVerify.Kind.DUPLICATE_LID ? "firstNodeGuid" : "firstLid", p.other());
+            if (p.kind() == IdsVerify.Kind.DUPLICATE_LID) {
+                m.put("firstNodeGuid", p.other());
+            } else {
+                m.put("firstLid", number(p.other()));
+            }
         }
         return m;
+    }
+
+    /** A LID as a JSON number when it reads as one (the topology's digits), else as it was spelled. */
+    private static Object number(String lid) {
+        try {
+            return Integer.parseInt(lid);
+        } catch (NumberFormatException e) {
+            return lid;
+        }
     }
 
     /** The scan ibnetdiscover would make, or null (its complaint on stderr) when it cannot be made. */
