@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.ibtwin.cli.Main;
 import org.ibtwin.diag.MadQuery;
+import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
@@ -37,7 +38,8 @@ import picocli.CommandLine;
  * same exit code. check_lft_balance is run on the files the real workflow makes (real dump_fts and ibnetdiscover
  * --cache) by both, and ours also live, with no files.
  *
- * <p>Fabrics: ibsim's example net (before OpenSM: every LID 0), a 2-level fat tree (balanced; then unbalanced: four
+ * <p>Fabrics: ibsim's example net (before OpenSM: every LID 0), the built-in default fabric (radix-40 switches, of
+ * which the script looks at ports 1..36), a 2-level fat tree (balanced; then unbalanced: four
  * of a leaf's uplinks disabled with real ibportstate, OpenSM rerouting around them, the links enabled again with no
  * sweep after), a 3-level fat tree with LMC 1 (the "path #2 out of 2" lines), and a net file whose GUIDs collide
  * (a CA's node GUID is another's port GUID, two ports share a GUID; then a LID given twice with SubnSet(PortInfo)).
@@ -125,6 +127,20 @@ class BalanceIdsInteropTest {
                     .contains("Port 013: 14\n");
         }
         report("2-level fat tree", t0);
+    }
+
+    @Test
+    void defaultFabricWithPortsPast36(@TempDir Path dir) throws Exception {
+        Path net = dir.resolve("default.topo");
+        TopologyWriter.write(FabricFiles.loadDefault(), net);
+        long t0 = System.nanoTime();
+        try (Sim sim = Sim.start(net, dir)) {
+            sim.sweep();
+            // radix-40 switches: the script never looks past port 36
+            assertThat(balance(sim, "default").out()).contains("Port 036: ").doesNotContain("Port 037: ");
+            assertThat(ids(sim).exit()).isZero();
+        }
+        report("default fabric", t0);
     }
 
     @Test
