@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,
             IpoibCommand.class, PerfCommand.class, DoctorCommand.class, SnapshotCommand.class,
+            CheckLftBalanceCommand.class, IbidsverifyCommand.class,
             BenchCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
