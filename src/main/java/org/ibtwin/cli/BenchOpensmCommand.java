@@ -86,6 +86,11 @@ public final class BenchOpensmCommand implements Callable<Integer> {
             description = "OpenSM routing engine (default: ${DEFAULT-VALUE}).")
     String routing;
 
+    @Option(names = "--warmup", paramLabel = "<seconds>", defaultValue = "2",
+            description = "Seconds the twin warms its JIT on a scratch twin before each run, as ibtwin sim does "
+                    + "(counted in its ready_s; default: ${DEFAULT-VALUE}).")
+    double warmup;
+
     @Option(names = "--timeout", defaultValue = "1800",
             description = "Seconds an OpenSM run may take before it is killed (default: ${DEFAULT-VALUE}).")
     int timeout;
@@ -261,7 +266,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         long heapAfterLoad = usedHeap();
         resetPeaks();
         String simHost = TopologyWriter.id(f.cas().get(0));
-        double ready = seconds(TwinWarmup.run(Duration.ofSeconds(1)).toNanos());
+        double ready = seconds(TwinWarmup.run(Duration.ofMillis(Math.round(warmup * 1000))).toNanos());
         OpensmRun r;
         try (IbsimServer server = startServer(twin)) {
             r = opensm(opensm, so, server.port(), simHost, dir, null);

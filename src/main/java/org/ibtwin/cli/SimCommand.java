@@ -49,7 +49,7 @@ public final class SimCommand implements Callable<Integer> {
             description = "Run console commands from a file first (a bad line stops it: file:line: message, exit 2).")
     Path script;
 
-    @Option(names = "--warmup", paramLabel = "<seconds>", defaultValue = "1",
+    @Option(names = "--warmup", paramLabel = "<seconds>", defaultValue = "2",
             description = "Seconds to warm the JIT on a scratch twin before serving, 0 for none (default: "
                     + "${DEFAULT-VALUE}).")
     double warmup;
