@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ibtwin.diag.Addresses;
+import org.ibtwin.format.NodeNameMap;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.OpFailure;
 import org.ibtwin.diag.RouteDump;
@@ -50,8 +51,12 @@ public final class IbrouteCommand extends DiagCommand {
     @Option(names = {"-M", "--Multicast"}, description = "Show multicast forwarding tables.")
     boolean multicast;
 
-    @Option(names = "--node-name-map", paramLabel = "<file>", description = "Node name map file (accepted).")
+    @Option(names = "--node-name-map", paramLabel = "<file>", description = "Node name map file (`GUID \"name\"` lines; default: "
+                    + "/etc/infiniband-diags/ib-node-name-map when it exists).")
     String nodeNameMap;
+
+    /** --node-name-map's names (read when the command runs). */
+    private NodeNameMap names = NodeNameMap.empty();
 
     @Option(names = "--json", description = "Print the routes as JSON.")
     boolean json;
@@ -67,6 +72,7 @@ public final class IbrouteCommand extends DiagCommand {
 
     @Override
     int execute() {
+        names = NodeNameMap.open(nodeNameMap);
         checkCommonOptions();
         if (args.isEmpty()) {
             return usage();
@@ -77,7 +83,8 @@ public final class IbrouteCommand extends DiagCommand {
             MadQuery q = query(t);
             PortId dest = Destinations.resolve(this, q, Destinations.type(spec, "-L"), args.get(0))
                     .orElseThrow(() -> new IbError("can't resolve destination port " + args.get(0)));
-            RouteDump d = new RouteDump(q, all, brief, this::warn, s -> spec.commandLine().getErr().println(s));
+            RouteDump d = new RouteDump(q, all, brief, this::warn, s -> spec.commandLine().getErr().println(s))
+                    .names(names::name);
             StringBuilder text = new StringBuilder();
             try {
                 if (multicast) {

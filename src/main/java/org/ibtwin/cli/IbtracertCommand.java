@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.Tracer;
+import org.ibtwin.format.NodeNameMap;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
@@ -36,8 +37,12 @@ public final class IbtracertCommand extends DiagCommand {
     @Option(names = {"-n", "--no_info"}, description = "Simple format.")
     boolean simple;
 
-    @Option(names = "--node-name-map", paramLabel = "<file>", description = "Node name map file (accepted).")
+    @Option(names = "--node-name-map", paramLabel = "<file>", description = "Node name map file (`GUID \"name\"` lines; default: "
+                    + "/etc/infiniband-diags/ib-node-name-map when it exists).")
     String nodeNameMap;
+
+    /** --node-name-map's names (read when the command runs). */
+    private NodeNameMap names = NodeNameMap.empty();
 
     @Option(names = "--ports-file", paramLabel = "<file>", description = "Port pairs file (\"src dest\" a line).")
     String portsFile;
@@ -55,6 +60,7 @@ public final class IbtracertCommand extends DiagCommand {
 
     @Override
     int execute() {
+        names = NodeNameMap.open(nodeNameMap);
         checkCommonOptions();
         if (args.size() < 2 && portsFile == null) {
             return usage();
@@ -113,7 +119,7 @@ public final class IbtracertCommand extends DiagCommand {
             warn("get_route: can't resolve destination port " + dstArg);
             return false;
         }
-        Tracer tr = new Tracer(q, ms > 0 ? Duration.ofMillis(ms) : null, force, this::warn);
+        Tracer tr = new Tracer(q, ms > 0 ? Duration.ofMillis(ms) : null, force, this::warn).names(names::name);
         int[][] from = {{0}};
         StringBuilder text = new StringBuilder();
         if (!tr.route(from, src.get().lid(), 0, text)) {

@@ -38,12 +38,23 @@ public final class RouteDump {
      * @param warn  IBWARN lines ("function: text")
      * @param stderr other lines ibroute prints on stderr
      */
+    private java.util.function.BiFunction<Long, String, String> names = (guid, desc) -> desc;
+
     public RouteDump(MadQuery q, boolean all, boolean brief, Consumer<String> warn, Consumer<String> stderr) {
         this.stderr = stderr;
         this.q = q;
         this.all = all;
         this.brief = brief;
         this.warn = warn;
+    }
+
+    /**
+     * How a node is named in the output, from its GUID and description: the node name map's name, else the
+     * description (the tools' remap_node_name); the description itself by default.
+     */
+    public RouteDump names(java.util.function.BiFunction<Long, String, String> byGuid) {
+        this.names = byGuid;
+        return this;
     }
 
     /** The switch's NodeInfo, NodeDescription and SwitchInfo, or ibroute's complaint. */
@@ -72,8 +83,9 @@ public final class RouteDump {
         } catch (QueryException e) {
             throw new OpFailure("dump tables: switch info failed: is a switch node?", e);
         }
-        return new Switch((int) SmpAttributes.NODE_INFO.get(ni, 0, "NumPorts"),
-                SmpAttributes.NODE_INFO.get(ni, 0, "Guid"), desc(nd), si);
+        long guid = SmpAttributes.NODE_INFO.get(ni, 0, "Guid");
+        return new Switch((int) SmpAttributes.NODE_INFO.get(ni, 0, "NumPorts"), guid, names.apply(guid, desc(nd)),
+                si);
     }
 
     /** A node description as the tools print it: up to the first NUL, non-printing bytes as spaces. */
@@ -253,7 +265,8 @@ public final class RouteDump {
             basePortLid = base;
             lastPortLid = base + (1 << lmc) - 1;
         }
-        return String.format(": (%s portguid 0x%016x: '%s')", typeName(type), rangeGuid, desc(nd));
+        return String.format(": (%s portguid 0x%016x: '%s')", typeName(type), rangeGuid,
+                names.apply(SmpAttributes.NODE_INFO.get(ni, 0, "Guid"), desc(nd)));
     }
 
     private static String typeName(int type) {

@@ -36,6 +36,14 @@ public final class Tracer {
         this.warn = warn;
     }
 
+    private java.util.function.BiFunction<Long, String, String> names = (guid, desc) -> desc;
+
+    /** How a node is named, from its GUID and description (the node name map's name, else the description). */
+    public Tracer names(java.util.function.BiFunction<Long, String, String> byGuid) {
+        this.names = byGuid;
+        return this;
+    }
+
     /** A node as get_node reads it, with the port the query entered it by. */
     private static final class Hop {
         int type;
@@ -60,8 +68,8 @@ public final class Tracer {
             byte[] nd = q.smpGet(at, AttributeIds.NODE_DESC, 0);
             byte[] pi = q.smpGet(at, AttributeIds.PORT_INFO, 0);
             Hop h = new Hop();
-            h.desc = RouteDump.desc(nd);
             h.nodeGuid = SmpAttributes.NODE_INFO.get(ni, 0, "Guid");
+            h.desc = names.apply(h.nodeGuid, RouteDump.desc(nd));
             h.type = (int) SmpAttributes.NODE_INFO.get(ni, 0, "NodeType");
             h.numPorts = (int) SmpAttributes.NODE_INFO.get(ni, 0, "NumPorts");
             h.portGuid = SmpAttributes.NODE_INFO.get(ni, 0, "PortGuid");

@@ -216,6 +216,26 @@ abstract class DiagToolsInteropTest {
         same(sim, at, "ibtracert", "--ports-file", pairs.toString());
         Files.writeString(pairs, some.get(0).lid() + " " + last.lid() + "\nnonsense\n");
         same(sim, at, "ibtracert", "--ports-file", pairs.toString());
+        // --node-name-map: every node on a route renamed (by the GUIDs the real trace shows), in ibtracert's hops
+        // and in ibroute's header and destinations
+        Result trace = sim.real(at, "ibtracert", Integer.toString(some.get(0).lid()), Integer.toString(last.lid()));
+        java.util.regex.Matcher g = java.util.regex.Pattern.compile("\\{(0x[0-9a-f]+)\\}").matcher(trace.out());
+        StringBuilder map = new StringBuilder("# renamed for the test\n");
+        int named = 0;
+        while (g.find()) {
+            map.append(g.group(1)).append(" \"renamed node ").append(++named).append("\"\n");
+        }
+        assertThat(named).as(trace.out()).isGreaterThan(1);
+        Path mapFile = sim.dir.resolve("node-name-map");
+        Files.writeString(mapFile, map);
+        same(sim, at, "ibtracert", "--node-name-map", mapFile.toString(), Integer.toString(some.get(0).lid()),
+                Integer.toString(last.lid()));
+        for (Target t : targets) {
+            if (t.isSwitch()) {
+                same(sim, at, "ibroute", "--node-name-map", mapFile.toString(), Integer.toString(t.lid()));
+                break;
+            }
+        }
         for (String[] c : new String[][] {{Integer.toString(last.lid()), "999"}, {"999", "1"}, {"abc", "1"}}) {
             Result real = sim.real(at, "ibtracert", concat("-t", concat("100", c)));
             Result ours = sim.ours(at, concat("ibtracert", concat("-t", concat("100", c))));
