@@ -266,9 +266,11 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         long heapAfterLoad = usedHeap();
         resetPeaks();
         String simHost = TopologyWriter.id(f.cas().get(0));
-        double ready = seconds(TwinWarmup.run(Duration.ofMillis(Math.round(warmup * 1000))).toNanos());
         OpensmRun r;
-        try (IbsimServer server = startServer(twin)) {
+        double ready;
+        TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
+        try (IbsimServer server = startServer(warm.attachPoint())) {
+            ready = seconds(warm.run(server, Duration.ofMillis(Math.round(warmup * 1000))).took().toNanos());
             r = opensm(opensm, so, server.port(), simHost, dir, null);
         }
         long heapPeak = peakHeap();
@@ -587,10 +589,10 @@ public final class BenchOpensmCommand implements Callable<Integer> {
 
     // ---------------------------------------------------------------- processes, ports, files
 
-    private IbsimServer startServer(Twin twin) throws IOException {
+    private IbsimServer startServer(org.ibtwin.sim.AttachPoint fabric) throws IOException {
         BindException last = null;
         for (int attempt = 0; attempt < 8; attempt++) {
-            IbsimServer server = new IbsimServer(name -> twin.attach(name, 0));
+            IbsimServer server = new IbsimServer(fabric);
             try {
                 server.start(InetAddress.getLoopbackAddress(), freeRange());
                 return server;

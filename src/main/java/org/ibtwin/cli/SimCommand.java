@@ -65,10 +65,11 @@ public final class SimCommand implements Callable<Integer> {
         }
         Fabric f = FabricFiles.load(fabric);
         Twin twin = Twin.of(f);
-        TwinWarmup.run(Duration.ofMillis(Math.round(warmup * 1000)));
         TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
-        try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
+        TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
+        try (timer; IbsimServer server = new IbsimServer(warm.attachPoint())) {
             server.start(InetAddress.getLoopbackAddress(), port);
+            warm.run(server, Duration.ofMillis(Math.round(warmup * 1000)));
             out.printf("ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%n",
                     f.size(), f.switches().size(), f.links().size(), server.address(), server.port(),
                     server.port() + 10);

@@ -1,6 +1,5 @@
 package org.ibtwin.cli;
 
-import java.net.InetAddress;
 import java.time.Duration;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
@@ -9,6 +8,7 @@ import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.NodeType;
+import org.ibtwin.sim.AttachPoint;
 import org.ibtwin.sim.IbsimServer;
 import org.ibtwin.sim.Twin;
 import org.ibtwin.sm.SmConfig;
@@ -19,47 +19,79 @@ import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.SmpPipe;
 
 /**
- * Warms the JVM's JIT for serving a twin: a scratch twin of a small fat tree behind its own ibsim endpoint on an
- * ephemeral loopback port, brought up again and again by ibtwin's SM attached as a real client would be (every switch
- * rebooted between sweeps, so every sweep discovers, gives out LIDs, writes every LFT block and activates every
- * port). The twin that is then served is never touched. Without it a freshly started JVM answers the first few
- * thousand MADs in its interpreter, many times slower than later ones: a small fabric's whole sweep by a real SM.
- * What it costs is part of the simulator's start, before it says it is ready, as ibsim's own start is.
+ * Warms the JVM's JIT for serving a twin, through the very ibsim endpoint that will serve it: a scratch twin of a
+ * 512-host 3-level fat tree is attached behind the endpoint under a node name no fabric has ({@link #NODE}), and
+ * ibtwin's SM, attached there as a real client would be, brings it up again and again (every switch rebooted between
+ * sweeps, so every sweep discovers, gives out LIDs, writes every LFT block and activates every port; and the tables
+ * other SMs set read and written back). The endpoint's own threads and code paths are the ones compiled, so a real
+ * SM's first sweep meets compiled code; the twin that is served is never touched. Without it a freshly started JVM
+ * answers the first few thousand MADs in its interpreter, many times slower than later ones. What it costs is part
+ * of the simulator's start, before it says it is ready, as ibsim's own start is.
  */
 final class TwinWarmup {
+    /** The node name the warm-up client attaches at: the scratch twin's first CA. */
+    static final String NODE = "(ibtwin warm-up)";
     private static final FatTreeSpec SCRATCH = FatTreeSpec.of(3, 16, 512).withSpeed(LinkSpeed.HDR);
 
-    private TwinWarmup() {
+    private final AttachPoint served;
+    private volatile Twin scratch;
+
+    private TwinWarmup(AttachPoint served) {
+        this.served = served;
     }
 
-    /** Sweeps the scratch twin until {@code budget} is spent (at least one sweep); the time it took. */
-    static Duration run(Duration budget) {
+    /** Where the endpoint attaches its clients: {@code served}, but {@link #NODE} to the scratch twin meanwhile. */
+    static TwinWarmup around(AttachPoint served) {
+        return new TwinWarmup(served);
+    }
+
+    /** The attach point to give the endpoint. */
+    AttachPoint attachPoint() {
+        return name -> {
+            Twin s = scratch;
+            return s != null && NODE.equals(name) ? s.attach(null, 0) : served.attach(name);
+        };
+    }
+
+    /** What a warm-up did: how long it took, its sweeps, how many brought the scratch twin up. */
+    record Result(Duration took, int sweeps, int up) {
+    }
+
+    /**
+     * Sweeps the scratch twin through {@code endpoint} (which must have been made with {@link #attachPoint}) until
+     * {@code budget} is spent (at least one sweep).
+     */
+    Result run(IbsimServer endpoint, Duration budget) {
         long t0 = System.nanoTime();
+        int sweeps = 0;
+        int up = 0;
         if (budget.isZero() || budget.isNegative()) {
-            return Duration.ZERO;
+            return new Result(Duration.ZERO, 0, 0);
         }
         Fabric f = FatTree.build(SCRATCH);
         Twin twin = Twin.of(f);
-        try (IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
-            server.start(InetAddress.getLoopbackAddress(), 0);
-            try (IbsimClient c = IbsimClient.connect("127.0.0.1", server.port(), null, true, Duration.ofSeconds(2))) {
-                SubnetManager sm = new SubnetManager(c, SmConfig.defaults(), SmLog.quiet());
-                SmpPipe pipe = new SmpPipe(c, 4, Duration.ofMillis(200), 1);
-                do {
-                    sm.forgetLfts();
-                    sm.sweep();
-                    echoOthers(pipe, sm.topology());
-                    for (Node s : f.switches()) {
-                        twin.rebootSwitch(s.name());
-                    }
-                } while (System.nanoTime() - t0 < budget.toNanos());
-                sm.detach();
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            // a warm-up that cannot run (no loopback port free, ...) only leaves the JVM cold
+        scratch = twin;
+        try (IbsimClient c = IbsimClient.connect(endpoint.address().getAddress().getHostAddress(), endpoint.port(),
+                NODE, true, Duration.ofSeconds(2))) {
+            SubnetManager sm = new SubnetManager(c, SmConfig.defaults(), SmLog.quiet());
+            SmpPipe pipe = new SmpPipe(c, 4, Duration.ofMillis(200), 1);
+            do {
+                sm.forgetLfts();
+                sweeps++;
+                up += sm.sweep().subnetUp() ? 1 : 0;
+                echoOthers(pipe, sm.topology());
+                for (Node s : f.switches()) {
+                    twin.rebootSwitch(s.name());
+                }
+            } while (System.nanoTime() - t0 < budget.toNanos());
+            sm.detach();
+        } catch (RuntimeException e) {
+            // a warm-up that cannot run only leaves the JVM cold
             System.getLogger(TwinWarmup.class.getName()).log(System.Logger.Level.DEBUG, "warm-up stopped", e);
+        } finally {
+            scratch = null;
         }
-        return Duration.ofNanos(System.nanoTime() - t0);
+        return new Result(Duration.ofNanos(System.nanoTime() - t0), sweeps, up);
     }
 
     /**

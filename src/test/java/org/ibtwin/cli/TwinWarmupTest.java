@@ -1,0 +1,42 @@
+package org.ibtwin.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.Node;
+import org.ibtwin.sim.IbsimServer;
+import org.ibtwin.sim.Twin;
+import org.junit.jupiter.api.Test;
+
+class TwinWarmupTest {
+
+    @Test
+    void warmsThroughTheServedEndpointAndLeavesTheServedTwinAlone() throws Exception {
+        Fabric f = FabricFiles.loadDefault();
+        Twin twin = Twin.of(f);
+        java.util.Map<String, Integer> lids = new java.util.HashMap<>();
+        for (Node n : f.cas()) {
+            lids.put(n.name(), twin.lid(n.name(), 1));
+        }
+        long processed = twin.processed();
+        TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
+        try (IbsimServer server = new IbsimServer(warm.attachPoint())) {
+            server.start(InetAddress.getLoopbackAddress(), 0);
+            TwinWarmup.Result r = warm.run(server, Duration.ofMillis(300));
+            assertThat(r.sweeps()).isPositive();
+            assertThat(r.up()).as("every sweep of the scratch twin brings it up").isEqualTo(r.sweeps());
+            assertThat(r.took()).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(server.clients()).as("the warm-up client has gone").isEmpty();
+            assertThat(twin.processed()).as("MADs the served twin handled").isEqualTo(processed);
+            for (Node n : f.cas()) {
+                assertThat(twin.lid(n.name(), 1)).as(n.name() + " of the served twin").isEqualTo(lids.get(n.name()));
+            }
+            // the name means nothing once the warm-up is over: clients attach at the served twin only
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> warm.attachPoint().attach(TwinWarmup.NODE))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+}
