@@ -10,24 +10,15 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ibtwin.cli.Main;
 import org.ibtwin.format.tools.HostOutputs;
-import org.ibtwin.diag.MadQuery;
-import org.ibtwin.mad.AttributeIds;
-import org.ibtwin.mad.PortId;
-import org.ibtwin.mad.SmpAttributes;
-import org.ibtwin.transport.IbsimClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import picocli.CommandLine;
@@ -476,37 +467,11 @@ abstract class DiagToolsInteropTest {
 
         /** Every node by directed route from ibsim's first node, with the LIDs OpenSM gave. */
         List<Target> discover() {
+            DrWalk.Walk w = DrWalk.of(ibsim.port());
             List<Target> found = new ArrayList<>();
-            try (IbsimClient c = IbsimClient.connect("127.0.0.1", ibsim.port(), null, false)) {
-                String first = c.attachedNode();
-                MadQuery q = new MadQuery(c);
-                Set<Long> seen = new HashSet<>();
-                Deque<int[]> queue = new ArrayDeque<>();
-                queue.add(new int[] {0});
-                while (!queue.isEmpty()) {
-                    int[] path = queue.poll();
-                    PortId dest = PortId.directed(path);
-                    byte[] ni = q.smpGet(dest, AttributeIds.NODE_INFO, 0);
-                    boolean sw = SmpAttributes.NODE_INFO.get(ni, 0, "NodeType") == 2;
-                    int n = (int) SmpAttributes.NODE_INFO.get(ni, 0, "NumPorts");
-                    long portGuid = SmpAttributes.NODE_INFO.get(ni, 0, "PortGuid");
-                    int local = (int) SmpAttributes.NODE_INFO.get(ni, 0, "LocalPort");
-                    if (!seen.add(portGuid)) {
-                        continue;
-                    }
-                    int lid = (int) SmpAttributes.PORT_INFO.get(q.smpGet(dest, AttributeIds.PORT_INFO, 0), 0, "Lid");
-                    found.add(new Target(sw, lid, n, local, path, found.isEmpty() ? first : null));
-                    if (sw || path.length == 1) {
-                        for (int p = sw ? 1 : local; p <= (sw ? n : local); p++) {
-                            byte[] pi = q.smpGet(dest, AttributeIds.PORT_INFO, p);
-                            if (SmpAttributes.PORT_INFO.get(pi, 0, "LinkState") >= 2) {
-                                int[] next = Arrays.copyOf(path, path.length + 1);
-                                next[path.length] = p;
-                                queue.add(next);
-                            }
-                        }
-                    }
-                }
+            for (DrWalk.Found f : w.found()) {
+                found.add(new Target(f.isSwitch(), f.lid(), f.numPorts(), f.port(), f.path(),
+                        found.isEmpty() ? w.attachedNode() : null));
             }
             return found;
         }

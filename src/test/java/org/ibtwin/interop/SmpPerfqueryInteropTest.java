@@ -10,16 +10,12 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -30,9 +26,6 @@ import org.ibtwin.diag.MadQuery;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
-import org.ibtwin.mad.AttributeIds;
-import org.ibtwin.mad.PortId;
-import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.transport.IbsimClient;
 import org.junit.jupiter.api.BeforeAll;
@@ -565,40 +558,9 @@ class SmpPerfqueryInteropTest {
          */
         List<Target> discover() {
             List<Target> found = new ArrayList<>();
-            try (IbsimClient c = IbsimClient.connect("127.0.0.1", port, null, false)) {
-                MadQuery q = new MadQuery(c);
-                Set<Long> seen = new HashSet<>();
-                Deque<int[]> queue = new ArrayDeque<>();
-                queue.add(new int[] {0});
-                while (!queue.isEmpty()) {
-                    int[] path = queue.poll();
-                    PortId dest = PortId.directed(path);
-                    byte[] ni = q.smpGet(dest, AttributeIds.NODE_INFO, 0);
-                    boolean sw = SmpAttributes.NODE_INFO.get(ni, 0, "NodeType") == 2;
-                    int n = (int) SmpAttributes.NODE_INFO.get(ni, 0, "NumPorts");
-                    long portGuid = SmpAttributes.NODE_INFO.get(ni, 0, "PortGuid");
-                    int local = (int) SmpAttributes.NODE_INFO.get(ni, 0, "LocalPort");
-                    if (!seen.add(portGuid)) {
-                        continue;
-                    }
-                    byte[] pi0 = q.smpGet(dest, AttributeIds.PORT_INFO, 0);
-                    int lid = (int) SmpAttributes.PORT_INFO.get(pi0, 0, "Lid");
-                    String desc = new String(q.smpGet(dest, AttributeIds.NODE_DESC, 0),
-                            java.nio.charset.StandardCharsets.UTF_8).replace("\0", "");
-                    boolean enhanced = sw && SmpAttributes.SWITCH_INFO.get(q.smpGet(dest, AttributeIds.SWITCH_INFO,
-                            0), 0, "EnhancedPort0") == 1;
-                    found.add(new Target(sw, lid, n, local, enhanced, path, portGuid, desc));
-                    if (sw || path.length == 1) {
-                        for (int p = sw ? 1 : local; p <= (sw ? n : local); p++) {
-                            byte[] pi = q.smpGet(dest, AttributeIds.PORT_INFO, p);
-                            if (SmpAttributes.PORT_INFO.get(pi, 0, "LinkState") >= 2) {
-                                int[] next = Arrays.copyOf(path, path.length + 1);
-                                next[path.length] = p;
-                                queue.add(next);
-                            }
-                        }
-                    }
-                }
+            for (DrWalk.Found f : DrWalk.of(port).found()) {
+                found.add(new Target(f.isSwitch(), f.lid(), f.numPorts(), f.port(), f.enhancedPort0(), f.path(),
+                        f.portGuid(), f.desc()));
             }
             return found;
         }
