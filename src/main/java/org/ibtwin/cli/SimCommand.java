@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
@@ -69,7 +70,13 @@ public final class SimCommand implements Callable<Integer> {
         TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
         try (timer; IbsimServer server = new IbsimServer(warm.attachPoint())) {
             server.start(InetAddress.getLoopbackAddress(), port);
-            warm.run(server, Duration.ofMillis(Math.round(warmup * 1000)));
+            TwinWarmup.Result w = warm.run(server, Duration.ofMillis(Math.round(warmup * 1000)));
+            if (w.passes() > 0) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.printf(Locale.ROOT, "ibtwin sim: JIT warmed in %.1f s (%d passes over a scratch fabric)%n",
+                        w.took().toNanos() / 1e9, w.passes());
+                err.flush();
+            }
             out.printf("ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%n",
                     f.size(), f.switches().size(), f.links().size(), server.address(), server.port(),
                     server.port() + 10);
