@@ -34,7 +34,8 @@ public interface Attachment {
 
     /**
      * A MAD the client sends out of its port: an SMP (LID-routed to {@code to.lid()}, or directed-route along the
-     * path in the MAD), a GMP to QP1 at a LID, or a response to a request it received.
+     * path in the MAD), a GMP to QP1 at a LID, or a response to a request it received. The attachment keeps no
+     * reference to {@code mad}: the caller may use the array again once this returns.
      */
     void send(byte[] mad, MadAddress to);
 

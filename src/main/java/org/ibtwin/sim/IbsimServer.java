@@ -3,10 +3,12 @@ package org.ibtwin.sim;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.BindException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
 import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
@@ -134,6 +136,10 @@ public final class IbsimServer implements AutoCloseable {
         final InetSocketAddress bound;
         volatile DatagramChannel channel;
         volatile Session session;
+        /** The message being sent to the client (held with the slot's lock). */
+        final ByteBuffer out = ByteBuffer.allocateDirect(IbsimWire.REQUEST_SIZE);
+        /** The MAD just received from the client (the slot's thread's alone; an attachment keeps no MAD sent). */
+        final byte[] in = new byte[IbsimWire.MAD_SIZE];
 
         Slot(int index, DatagramChannel channel, InetSocketAddress bound) {
             this.index = index;
@@ -180,9 +186,8 @@ public final class IbsimServer implements AutoCloseable {
             }
             try {
                 int dlid = from.lid() == PERMISSIVE ? PERMISSIVE : lid;
-                byte[] datagram = IbsimWire.encodeRequest(new IbsimWire.Header(dlid, from.lid(), gsiQp(mad),
-                        from.qpn(), 0, IbsimWire.madLength(mad)), mad);
-                toClient(this, datagram);
+                toClient(this, new IbsimWire.Header(dlid, from.lid(), gsiQp(mad), from.qpn(), 0,
+                        IbsimWire.madLength(mad)), mad);
             } catch (RuntimeException e) {
                 drop("MAD for client %d not sent: %s", slot.index, e.getMessage());
             }
@@ -195,9 +200,8 @@ public final class IbsimServer implements AutoCloseable {
             }
             try {
                 int slid = to.lid() == PERMISSIVE ? PERMISSIVE : lid;
-                byte[] datagram = IbsimWire.encodeRequest(new IbsimWire.Header(to.lid(), slid, to.qpn(),
-                        gsiQp(mad), IbsimWire.STATUS_TIMEOUT, IbsimWire.MAD_SIZE), mad);
-                toClient(this, datagram);
+                toClient(this, new IbsimWire.Header(to.lid(), slid, to.qpn(), gsiQp(mad),
+                        IbsimWire.STATUS_TIMEOUT, IbsimWire.MAD_SIZE), mad);
             } catch (RuntimeException e) {
                 drop("bounce for client %d not sent: %s", slot.index, e.getMessage());
             }
@@ -266,9 +270,18 @@ public final class IbsimServer implements AutoCloseable {
         }
     }
 
+    /**
+     * A socket of the bind address's own family: an IPv4 socket for an IPv4 address, where the JDK's default would be
+     * an IPv6 socket carrying IPv4-mapped traffic, a longer way through the kernel for every datagram.
+     */
+    private static DatagramChannel open(InetAddress bind) throws IOException {
+        return DatagramChannel.open(bind instanceof Inet4Address ? StandardProtocolFamily.INET
+                : StandardProtocolFamily.INET6);
+    }
+
     /** A port the system hands out now (free a moment ago). */
     private static int ephemeralPort(InetAddress bind) throws IOException {
-        try (DatagramChannel probe = DatagramChannel.open()) {
+        try (DatagramChannel probe = open(bind)) {
             probe.bind(new InetSocketAddress(bind, 0));
             return ((InetSocketAddress) probe.getLocalAddress()).getPort();
         }
@@ -279,7 +292,7 @@ public final class IbsimServer implements AutoCloseable {
         List<DatagramChannel> opened = new ArrayList<>();
         try {
             for (int i = 0; i <= SLOTS; i++) {
-                DatagramChannel c = DatagramChannel.open();
+                DatagramChannel c = open(bind);
                 opened.add(c);
                 try {
                     c.bind(new InetSocketAddress(bind, port + i));
@@ -458,11 +471,17 @@ public final class IbsimServer implements AutoCloseable {
     private void serveSlot(Slot slot) {
         ByteBuffer buf = ByteBuffer.allocateDirect(2048);
         DatagramChannel ch = slot.channel;
+        // a connected socket only takes its peer's datagrams: read them without their source address
+        boolean connected = ch != null && ch.isConnected();
         while (running && ch != null) {
             buf.clear();
-            SocketAddress from;
+            SocketAddress from = null;
             try {
-                from = ch.receive(buf);
+                if (connected) {
+                    ch.read(buf);
+                } else {
+                    from = ch.receive(buf);
+                }
             } catch (PortUnreachableException e) {
                 Session s = slot.session;
                 if (s != null && s.slot.channel == ch) {
@@ -471,6 +490,7 @@ public final class IbsimServer implements AutoCloseable {
                 continue;
             } catch (ClosedChannelException e) {
                 ch = nextChannel(slot, ch);
+                connected = ch != null && ch.isConnected();
                 continue;
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "ibsim server: slot {0} receive: {1}", slot.index, e.toString());
@@ -478,9 +498,9 @@ public final class IbsimServer implements AutoCloseable {
             }
             buf.flip();
             Session s = slot.session;
-            if (s == null || !from.equals(s.peer)) {
+            if (s == null || (connected ? slot.channel != ch : !s.peer.equals(from))) {
                 drop("datagram of %d bytes at slot %d from %s, which is not its client: dropped", buf.remaining(),
-                        slot.index, from);
+                        slot.index, connected ? "its last client" : from);
                 continue;
             }
             try {
@@ -520,7 +540,7 @@ public final class IbsimServer implements AutoCloseable {
             if (!running) {
                 return;
             }
-            DatagramChannel c = DatagramChannel.open();
+            DatagramChannel c = open(slot.bound.getAddress());
             try {
                 bindAgain(c, slot.bound);
                 if (peer != null) {
@@ -780,10 +800,9 @@ public final class IbsimServer implements AutoCloseable {
                     IbsimWire.REQUEST_SIZE);
             return;
         }
-        byte[] d = new byte[IbsimWire.REQUEST_SIZE];
-        in.get(d);
-        IbsimWire.Header h = IbsimWire.decodeHeader(d, d.length);
-        byte[] mad = IbsimWire.mad(d);
+        IbsimWire.Header h = IbsimWire.decodeHeader(in);
+        byte[] mad = s.slot.in;
+        in.get(in.position() + IbsimWire.MAD_OFFSET, mad);
         if (!IbsimWire.isResponse(mad)) {
             IbsimWire.setTid(mad, IbsimWire.serverTid(IbsimWire.tid(mad), s.slot.index));
         }
@@ -800,15 +819,22 @@ public final class IbsimServer implements AutoCloseable {
         }
     }
 
-    /** Writes a datagram to the session's client, unless it has gone. Any thread; never blocks. */
-    private void toClient(Session s, byte[] datagram) {
+    /**
+     * Writes a MAD message to the session's client, unless it has gone. Any thread; never blocks. The message is put
+     * together in the slot's own direct buffer, which the socket sends from as it is.
+     */
+    private void toClient(Session s, IbsimWire.Header h, byte[] mad) {
         Slot slot = s.slot;
         synchronized (slot) {
             if (slot.session != s) {
                 return;
             }
+            ByteBuffer out = slot.out;
+            out.clear();
+            IbsimWire.putRequest(out, h, mad);
+            out.flip();
             try {
-                if (slot.channel.write(ByteBuffer.wrap(datagram)) == 0) {
+                if (slot.channel.write(out) == 0) {
                     drop("client %d's socket buffer is full: MAD dropped", slot.index);
                 }
             } catch (PortUnreachableException e) {

@@ -232,14 +232,22 @@ public final class IbsimWire {
 
     /** A 288-byte MAD message. */
     public static byte[] encodeRequest(Header h, byte[] mad) {
+        ByteBuffer b = ByteBuffer.allocate(REQUEST_SIZE);
+        putRequest(b, h, mad);
+        return b.array();
+    }
+
+    /**
+     * {@link #encodeRequest} into {@code b} (big-endian, at least 288 bytes remaining), from its position on, which
+     * it leaves after the message: for a caller that sends from a buffer of its own.
+     */
+    public static void putRequest(ByteBuffer b, Header h, byte[] mad) {
         if (mad.length != MAD_SIZE) {
             throw new IllegalArgumentException("MAD of " + mad.length + " bytes, expected " + MAD_SIZE);
         }
-        ByteBuffer b = ByteBuffer.allocate(REQUEST_SIZE).order(ByteOrder.BIG_ENDIAN);
         putLid(b, h.dlid());
         putLid(b, h.slid());
         b.putInt(h.dqp()).putInt(h.sqp()).putInt(h.status()).putInt(0).putLong(h.length()).put(mad);
-        return b.array();
     }
 
     /**
@@ -261,10 +269,21 @@ public final class IbsimWire {
         if (length != REQUEST_SIZE) {
             throw new IllegalArgumentException("MAD message of " + length + " bytes, expected " + REQUEST_SIZE);
         }
-        ByteBuffer b = ByteBuffer.wrap(buf, 0, length).order(ByteOrder.BIG_ENDIAN);
-        int dlid = Short.toUnsignedInt(b.getShort(0));
-        int slid = Short.toUnsignedInt(b.getShort(4));
-        return new Header(dlid, slid, b.getInt(8), b.getInt(12), b.getInt(16), b.getLong(24));
+        return decodeHeader(ByteBuffer.wrap(buf, 0, length));
+    }
+
+    /**
+     * The header of the MAD message in {@code b} (big-endian), from its position, which it leaves alone;
+     * {@link IllegalArgumentException} when the message, its remaining bytes, is not 288 bytes.
+     */
+    public static Header decodeHeader(ByteBuffer b) {
+        if (b.remaining() != REQUEST_SIZE) {
+            throw new IllegalArgumentException("MAD message of " + b.remaining() + " bytes, expected " + REQUEST_SIZE);
+        }
+        int at = b.position();
+        int dlid = Short.toUnsignedInt(b.getShort(at));
+        int slid = Short.toUnsignedInt(b.getShort(at + 4));
+        return new Header(dlid, slid, b.getInt(at + 8), b.getInt(at + 12), b.getInt(at + 16), b.getLong(at + 24));
     }
 
     /** The 256-byte MAD of a MAD message. */
