@@ -114,7 +114,8 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     /** One OpenSM run on one simulator. */
     record Run(String side, int hosts, int switches, double loadSeconds, double readySeconds, int exit,
                double launchToExit, double launchToUp, double logFirstToUp, int casWithLid, int twinCasWithLid,
-               int errLines, long opensmRssKb, long ibsimRssKb, long heapAfterLoad, long heapPeak, String note) {
+               int errLines, long opensmRssKb, long ibsimRssKb, long heapAfterLoad, long heapPeak, double simCpu,
+               double jitCpu, String note) {
     }
 
     /**
@@ -268,10 +269,18 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         String simHost = TopologyWriter.id(f.cas().get(0));
         OpensmRun r;
         double ready;
+        double cpu0;
+        double cpu1;
+        long jit0;
+        long jit1;
         TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
         try (IbsimServer server = startServer(warm.attachPoint())) {
             ready = seconds(warm.run(server, Duration.ofMillis(Math.round(warmup * 1000))).took().toNanos());
+            cpu0 = cpuSeconds(ProcessHandle.current());
+            jit0 = JitActivity.compilerCpuNanos();
             r = opensm(opensm, so, server.port(), simHost, dir, null);
+            cpu1 = cpuSeconds(ProcessHandle.current());
+            jit1 = JitActivity.compilerCpuNanos();
         }
         long heapPeak = peakHeap();
         int twinLids = 0;
@@ -282,7 +291,8 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         }
         int withLid = casWithLid(f, dir.resolve("guid2lid"));
         return new Run("twin", s.hosts(), f.switches().size(), load, ready, r.exit, r.launchToExit, r.launchToUp,
-                r.logFirstToUp, withLid, twinLids, r.errLines, r.rssKb, 0, heapAfterLoad, heapPeak, r.note);
+                r.logFirstToUp, withLid, twinLids, r.errLines, r.rssKb, 0, heapAfterLoad, heapPeak, cpu1 - cpu0,
+                (jit1 - jit0) / 1e9, r.note);
     }
 
     private Run ibsim(FatTreeSpec s, Path topo, Path dir, Path opensm, Path so, Path ibsim) throws Exception {
@@ -290,20 +300,23 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         String simHost = TopologyWriter.id(f.cas().get(0));
         RealIbsim sim = startIbsim(ibsim, f, topo, dir);
         if (sim.process() == null) {
-            return new Run("ibsim", s.hosts(), f.switches().size(), 0, 0, -1, 0, -1, -1, 0, -1, 0, 0, 0, 0, 0,
+            return new Run("ibsim", s.hosts(), f.switches().size(), 0, 0, -1, 0, -1, -1, 0, -1, 0, 0, 0, 0, 0, -1, -1,
                     sim.note());
         }
         OpensmRun r;
         long ibsimRss;
+        double cpu;
         try {
+            double cpu0 = cpuSeconds(sim.process().toHandle());
             r = opensm(opensm, so, sim.port(), simHost, dir, sim.process());
+            cpu = cpuSeconds(sim.process().toHandle()) - cpu0;
             ibsimRss = rssKb(sim.process().pid());
         } finally {
             stop(sim.process());
         }
         int withLid = casWithLid(f, dir.resolve("guid2lid"));
         return new Run("ibsim", s.hosts(), f.switches().size(), 0, sim.readySeconds(), r.exit, r.launchToExit,
-                r.launchToUp, r.logFirstToUp, withLid, -1, r.errLines, r.rssKb, ibsimRss, 0, 0, r.note);
+                r.launchToUp, r.logFirstToUp, withLid, -1, r.errLines, r.rssKb, ibsimRss, 0, 0, cpu, -1, r.note);
     }
 
     /** A real {@code ibsim -r} started for one run: its process (null when it did not start, see note), its port. */
@@ -519,18 +532,23 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     // ---------------------------------------------------------------- output
 
     private static String header() {
-        return String.format(Locale.ROOT, "%-6s %7s %6s %8s %8s %5s %9s %9s %9s %12s %8s %9s %9s %9s %9s  %s",
+        return String.format(Locale.ROOT, "%-6s %7s %6s %8s %8s %5s %9s %9s %9s %12s %8s %9s %9s %9s %9s %8s %8s  %s",
                 "side", "CAs", "sw", "load_s", "ready_s", "exit", "launch_up", "log_up", "launch_ex", "CAs_w/LID",
-                "ERRs", "osm_RSS", "sim_RSS", "heap_load", "heap_peak", "note");
+                "ERRs", "osm_RSS", "sim_RSS", "heap_load", "heap_peak", "sim_cpu", "jit_cpu", "note");
     }
 
     private static String row(Run r) {
-        return String.format(Locale.ROOT, "%-6s %7d %6d %8.2f %8.2f %5d %9.2f %9.2f %9.2f %12s %8d %9s %9s %9s %9s  %s",
+        return String.format(Locale.ROOT,
+                "%-6s %7d %6d %8.2f %8.2f %5d %9.2f %9.2f %9.2f %12s %8d %9s %9s %9s %9s %8s %8s  %s",
                 r.side(), r.hosts(), r.switches(), r.loadSeconds(), r.readySeconds(), r.exit(), r.launchToUp(),
                 r.logFirstToUp(), r.launchToExit(), r.casWithLid() + (r.twinCasWithLid() >= 0 ? "/" + r.twinCasWithLid()
                         : ""), r.errLines(), mib(r.opensmRssKb() * 1024), r.ibsimRssKb() > 0
                         ? mib(r.ibsimRssKb() * 1024) : "-", r.heapAfterLoad() > 0 ? mib(r.heapAfterLoad()) : "-",
-                r.heapPeak() > 0 ? mib(r.heapPeak()) : "-", r.note());
+                r.heapPeak() > 0 ? mib(r.heapPeak()) : "-", cpu(r.simCpu()), cpu(r.jitCpu()), r.note());
+    }
+
+    private static String cpu(double seconds) {
+        return seconds >= 0 ? String.format(Locale.ROOT, "%.2f", seconds) : "-";
     }
 
     private Run print(Run r) {
@@ -574,6 +592,11 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     }
 
     /** VmHWM (peak resident set) of a process, in KiB; 0 when unknown. */
+    /** The CPU time a process has used so far, in seconds (0 when it is gone or the system does not tell). */
+    static double cpuSeconds(ProcessHandle p) {
+        return p.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
+    }
+
     static long rssKb(long pid) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"), StandardCharsets.UTF_8)) {
