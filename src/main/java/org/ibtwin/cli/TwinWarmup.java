@@ -47,7 +47,13 @@ import org.ibtwin.transport.SmpPipe;
 final class TwinWarmup {
     /** The node name the warm-up client attaches at: the scratch twin's first CA. */
     static final String NODE = "(ibtwin warm-up)";
-    private static final FatTreeSpec SCRATCH = FatTreeSpec.of(3, 8, 120).withSpeed(LinkSpeed.HDR);
+    /**
+     * The scratch fabric. Its GUIDs (OUI 0x02 00 00, a locally administered one) are none a generated or real fabric
+     * has: the endpoint refuses a second SM on a node GUID, and a real SM that attaches to the served twin while the
+     * warm-up runs must not meet the warm-up's SM there.
+     */
+    private static final FatTreeSpec SCRATCH = FatTreeSpec.of(3, 8, 120).withSpeed(LinkSpeed.HDR)
+            .withGuidBase(0x0200_00ff_fe00_0000L);
 
     private static final Layout PI = SmpAttributes.PORT_INFO;
     private static final Field PI_STATE = PI.field("LinkState");

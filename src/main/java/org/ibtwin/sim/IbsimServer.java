@@ -50,7 +50,9 @@ import org.ibtwin.transport.MadAddress;
  *     second SM at the node is refused) but, as in ibsim, sets no capability bit: SET_ISSM does that (libumad2sim
  *     sends it right after connecting when {@code SIM_SET_ISSM} is set, and when OpenSM opens the issm device).
  *     A CONNECT from the very address and data port of a connected client replaces that client, which must have
- *     died (a live one holds its port).</li>
+ *     died (a live one holds its port); unless it is the very request that connected it, from the same control
+ *     socket: then the client resent it, having given up waiting for the answer, and is answered again, the same
+ *     slot (replacing it would leave the client using a slot the server had freed, and its new one taken).</li>
  * <li>DISCONNECT frees the slot and detaches the attachment, which clears the port's IsSM bit if the client set it
  *     (ibsim's DISCONNECT leaves the bit set; the twin's {@link Attachment#detach} does not). An unknown slot is
  *     answered all the same.</li>
@@ -152,6 +154,9 @@ public final class IbsimServer implements AutoCloseable {
     private final class Session implements MadSink {
         final Slot slot;
         final InetSocketAddress peer;
+        /** Where its CONNECT came from, and that request's data: a retransmission of it is answered again. */
+        final InetSocketAddress ctlPeer;
+        final byte[] request;
         final Attachment attachment;
         final String nodeName;
         final long nodeGuid;
@@ -160,9 +165,12 @@ public final class IbsimServer implements AutoCloseable {
         volatile int lid;
         volatile boolean gone;
 
-        Session(Slot slot, InetSocketAddress peer, Attachment attachment, int qp, boolean sm) {
+        Session(Slot slot, InetSocketAddress peer, InetSocketAddress ctlPeer, byte[] request, Attachment attachment,
+                int qp, boolean sm) {
             this.slot = slot;
             this.peer = peer;
+            this.ctlPeer = ctlPeer;
+            this.request = request;
             this.attachment = attachment;
             this.nodeName = String.valueOf(attachment.nodeName());
             this.nodeGuid = attachment.nodeGuid();
@@ -700,6 +708,10 @@ public final class IbsimServer implements AutoCloseable {
         for (Slot s : slots) {
             Session old = s.session;
             if (old != null && old.peer.equals(peer)) {
+                if (old.ctlPeer.equals(from) && Arrays.equals(old.request, data)) {
+                    // the same request from the same sockets: a client that gave up waiting for our answer
+                    return granted(old, data);
+                }
                 release(old, "replaced by a new client at the same address", Level.WARNING);
             }
         }
@@ -737,7 +749,7 @@ public final class IbsimServer implements AutoCloseable {
                 }
             }
         }
-        Session session = new Session(free, peer, a, info.qp(), info.issm());
+        Session session = new Session(free, peer, from, data.clone(), a, info.qp(), info.issm());
         try {
             session.portInfo();
             synchronized (free) {
@@ -750,12 +762,17 @@ public final class IbsimServer implements AutoCloseable {
             return IbsimWire.TYPE_ERROR;
         }
         a.onReceive(session);
-        ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).putInt(0, free.index);
+        LOG.log(Level.DEBUG, "ibsim server: attached client {0} ({1}) at node \"{2}\" port {3}{4}", free.index, peer,
+                session.nodeName, a.portNumber(), info.issm() ? " as SM" : "");
+        return granted(session, data);
+    }
+
+    /** Fills a CONNECT's answer for the session it made: the slot and the node's id. */
+    private static int granted(Session session, byte[] data) {
+        ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).putInt(0, session.slot.index);
         byte[] name = session.nodeName.getBytes(StandardCharsets.US_ASCII);
         Arrays.fill(data, 12, 12 + IbsimWire.MAX_NODEID, (byte) 0);
         System.arraycopy(name, 0, data, 12, Math.min(name.length, IbsimWire.MAX_NODEID));
-        LOG.log(Level.DEBUG, "ibsim server: attached client {0} ({1}) at node \"{2}\" port {3}{4}", free.index, peer,
-                session.nodeName, a.portNumber(), info.issm() ? " as SM" : "");
         return IbsimWire.TYPE_CONNECT;
     }
 

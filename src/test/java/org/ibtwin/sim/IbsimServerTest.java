@@ -547,6 +547,28 @@ class IbsimServerTest {
         assertThat(fabric.attachments.getFirst().detached).isTrue();
     }
 
+    @Test
+    void aConnectResentByAClientThatGaveUpWaitingIsAnsweredAgainWithItsSlot() throws Exception {
+        Raw other = new Raw();
+        other.connect(HOST2_ID, false);
+        Raw raw = new Raw();
+        IbsimWire.Ctl first = raw.connect(HOST1_ID, true);
+        raw.data.disconnect();
+        IbsimWire.Ctl again = raw.connect(HOST1_ID, true);
+        assertThat(again.type()).as("the resent CONNECT of an SM").isEqualTo(IbsimWire.TYPE_CONNECT);
+        assertThat(IbsimWire.decodeClientInfo(again.data()).id()).isEqualTo(IbsimWire.decodeClientInfo(first.data())
+                .id()).isEqualTo(1);
+        assertThat(server.clients()).hasSize(2);
+        assertThat(fabric.attachments).as("no second attachment").hasSize(2);
+        assertThat(fabric.attachments.get(1).detached).isFalse();
+        // a different request from that address is a new client: it replaces the old one
+        raw.data.disconnect();
+        raw.connect(HOST2_ID, true);
+        assertThat(server.clients()).extracting(IbsimServer.Client::nodeName).containsExactlyInAnyOrder(HOST2_ID,
+                HOST2_ID);
+        assertThat(fabric.attachments.get(1).detached).isTrue();
+    }
+
     // ---- lifecycle ----
 
     @Test
