@@ -75,7 +75,8 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--hosts", split = ",", defaultValue = "128,1024", paramLabel = "<n|max>",
-            description = "Sizes run on the twin and on real ibsim (default: ${DEFAULT-VALUE}).")
+            description = "Sizes run on the twin and on real ibsim, a pair each, every other pair ibsim first "
+                    + "(default: ${DEFAULT-VALUE}).")
     List<String> hosts;
 
     @Option(names = "--twin-only", split = ",", paramLabel = "<n|max>",
@@ -156,6 +157,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         out.flush();
         List<Run> runs = new ArrayList<>();
         try {
+            int pair = 0;
             for (String h : hosts) {
                 if (h.isBlank()) {
                     continue;
@@ -163,8 +165,14 @@ public final class BenchOpensmCommand implements Callable<Integer> {
                 FatTreeSpec s = spec(h);
                 Path dir = Files.createDirectories(root.resolve("h" + s.hosts()));
                 Path topo = writeTopology(s, dir);
-                runs.add(print(twin(s, topo, fresh(dir, "twin"), opensm, so)));
-                runs.add(print(ibsim(s, topo, fresh(dir, "ibsim"), opensm, so, ibsim.orElseThrow())));
+                // every other pair the other way round, so that neither side always runs first
+                if (pair++ % 2 == 0) {
+                    runs.add(print(twin(s, topo, fresh(dir, "twin"), opensm, so)));
+                    runs.add(print(ibsim(s, topo, fresh(dir, "ibsim"), opensm, so, ibsim.orElseThrow())));
+                } else {
+                    runs.add(print(ibsim(s, topo, fresh(dir, "ibsim"), opensm, so, ibsim.orElseThrow())));
+                    runs.add(print(twin(s, topo, fresh(dir, "twin"), opensm, so)));
+                }
             }
             for (String h : twinOnly) {
                 if (h.isBlank()) {
