@@ -71,15 +71,11 @@ public final class SimCommand implements Callable<Integer> {
         try (timer; IbsimServer server = new IbsimServer(warm.attachPoint())) {
             server.start(InetAddress.getLoopbackAddress(), port);
             TwinWarmup.Result w = warm.run(server, Duration.ofMillis(Math.round(warmup * 1000)));
-            if (w.passes() > 0) {
-                PrintWriter err = spec.commandLine().getErr();
-                err.printf(Locale.ROOT, "ibtwin sim: JIT warmed in %.1f s (%d passes over a scratch fabric)%n",
-                        w.took().toNanos() / 1e9, w.passes());
-                err.flush();
-            }
-            out.printf("ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%n",
+            out.printf(Locale.ROOT, "ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%s%n",
                     f.size(), f.switches().size(), f.links().size(), server.address(), server.port(),
-                    server.port() + 10);
+                    server.port() + 10, w.passes() == 0 ? "" : String.format(Locale.ROOT,
+                            "; JIT warmed in %.1f s (%d passes over a scratch fabric)", w.took().toNanos() / 1e9,
+                            w.passes()));
             out.println("Network simulator ready.");
             out.flush();
             Console console = new Console(twin, server, out);
