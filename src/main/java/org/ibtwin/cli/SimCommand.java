@@ -71,9 +71,10 @@ public final class SimCommand implements Callable<Integer> {
         try (timer; IbsimServer server = new IbsimServer(warm.attachPoint())) {
             server.start(InetAddress.getLoopbackAddress(), port);
             TwinWarmup.Result w = warm.run(server, Duration.ofMillis(Math.round(warmup * 1000)));
-            out.printf(Locale.ROOT, "ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%s%n",
-                    f.size(), f.switches().size(), f.links().size(), server.address(), server.port(),
-                    server.port() + 10, w.passes() == 0 ? "" : String.format(Locale.ROOT,
+            out.printf(Locale.ROOT,
+                    "ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%s%n", f.size(),
+                    f.switches().size(), f.links().size(), server.address(), server.port(), server.port() + 10,
+                    w.passes() == 0 ? "" : String.format(Locale.ROOT,
                             "; JIT warmed in %.1f s (%d passes over a scratch fabric)", w.took().toNanos() / 1e9,
                             w.passes()));
             out.println("Network simulator ready.");
