@@ -599,12 +599,12 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         return sum;
     }
 
-    /** VmHWM (peak resident set) of a process, in KiB; 0 when unknown. */
     /** The CPU time a process has used so far, in seconds (0 when it is gone or the system does not tell). */
     static double cpuSeconds(ProcessHandle p) {
         return p.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
     }
 
+    /** VmHWM (peak resident set) of a process, in KiB; 0 when unknown. */
     static long rssKb(long pid) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"), StandardCharsets.UTF_8)) {
