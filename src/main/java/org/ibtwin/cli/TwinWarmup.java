@@ -229,9 +229,10 @@ final class TwinWarmup {
     }
 
     /**
-     * What other SMs (OpenSM) read and set that ibtwin's SM leaves alone, so that it is compiled too: on every
-     * port, SL2VL, VLArbitration (its four blocks), the first P_Key block and MlnxExtPortInfo; on switches the first
-     * MFT block, on CAs GUIDInfo; each read and written back unchanged.
+     * What other SMs (OpenSM) read and set that ibtwin's SM leaves alone, so that it is compiled too, and in about
+     * the proportions OpenSM's first sweep has: on every port, SL2VL, one VLArbitration block (the four in turn) and
+     * the first P_Key block, each read and written back unchanged; the P_Key block and the node's NodeInfo read once
+     * more, MlnxExtPortInfo read, PortInfo set as OpenSM sets it; on switches the first MFT block, on CAs GUIDInfo.
      */
     private static void echoOthers(SmpPipe pipe, Topology t) {
         for (int n = 0; n < t.nodeCount(); n++) {
@@ -240,10 +241,11 @@ final class TwinWarmup {
             echo(pipe, path, sw ? AttributeIds.MCAST_FWD_TABLE : AttributeIds.GUID_INFO, 0);
             for (int p = sw ? 0 : 1; p <= t.numPorts(n); p++) {
                 echo(pipe, path, AttributeIds.SL_TO_VL_TABLE, sw ? (p << 8) | p : 0);
-                for (int block = 1; block <= 4; block++) {
-                    echo(pipe, path, AttributeIds.VL_ARB_TABLE, (block << 16) | p);
-                }
+                echo(pipe, path, AttributeIds.VL_ARB_TABLE, ((p % 4 + 1) << 16) | p);
                 echo(pipe, path, AttributeIds.P_KEY_TABLE, sw ? p << 16 : 0);
+                // what OpenSM reads most: P_Key blocks and NodeInfo again (through every link), PortInfo
+                pipe.get(path, AttributeIds.P_KEY_TABLE, sw ? p << 16 : 0, r -> { });
+                pipe.get(path, AttributeIds.NODE_INFO, 0, r -> { });
                 pipe.get(path, AttributeIds.MLNX_EXT_PORT_INFO, p, r -> { });
                 enableAsSupported(pipe, path, p, sw && p == 0);
             }
