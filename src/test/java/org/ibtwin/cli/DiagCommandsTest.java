@@ -2,7 +2,6 @@ package org.ibtwin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Map;
 import org.ibtwin.diag.FakeFabric;
@@ -12,7 +11,6 @@ import org.ibtwin.mad.Methods;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * smpquery and perfquery against an in-memory fabric ({@link FakeFabric}): what they print, how they fail (the real
@@ -36,16 +34,11 @@ class DiagCommandsTest {
     }
 
     private int run(String... args) {
-        out.getBuffer().setLength(0);
-        err.getBuffer().setLength(0);
         if (fabric != null) {
             fabric.sent.clear();
             fabric.sentTo.clear();
         }
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
+        return Cli.executeAfresh(out, err, args);
     }
 
     @Test

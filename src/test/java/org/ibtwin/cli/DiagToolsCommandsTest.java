@@ -2,13 +2,11 @@ package org.ibtwin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.ibtwin.diag.FakeFabric;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * ibstat, ibaddr, sminfo, ibportstate, ibroute and ibtracert against the in-memory {@link FakeFabric}: what they
@@ -29,12 +27,7 @@ class DiagToolsCommandsTest {
     }
 
     private int run(String... args) {
-        out.getBuffer().setLength(0);
-        err.getBuffer().setLength(0);
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
+        return Cli.executeAfresh(out, err, args);
     }
 
     @Test

@@ -31,12 +31,7 @@ class PerftestCommandTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        out.getBuffer().setLength(0);
-        err.getBuffer().setLength(0);
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
+        return Cli.executeAfresh(out, err, args);
     }
 
     private List<String> lines() {

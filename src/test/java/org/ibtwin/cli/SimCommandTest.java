@@ -2,13 +2,11 @@ package org.ibtwin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code ibtwin sim --script}: the console's commands from a file, before (or instead of) the console. */
 class SimCommandTest {
@@ -21,10 +19,7 @@ class SimCommandTest {
     Path dir;
 
     private int run(String... args) {
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
+        return Cli.execute(out, err, args);
     }
 
     @Test

@@ -31,10 +31,7 @@ class SmCommandsTest {
     Path dir;
 
     private int run(String... args) {
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
+        return Cli.execute(out, err, args);
     }
 
     @Test
