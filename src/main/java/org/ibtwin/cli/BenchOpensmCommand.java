@@ -150,9 +150,9 @@ public final class BenchOpensmCommand implements Callable<Integer> {
             throw new IllegalArgumentException("ibsim not found (install ibsim-utils), or use --twin-only");
         }
         Path root = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("ibtwin-bench-opensm");
-        out.printf(Locale.ROOT, "bench opensm: opensm -o -R %s%s; twin JVM max heap %s; files in %s%n", routing,
-                opensmArgs.isEmpty() ? "" : " " + String.join(" ", opensmArgs),
-                mib(Runtime.getRuntime().maxMemory()), root);
+        out.printf(Locale.ROOT, "bench opensm: opensm -o -R %s%s; twin JVM max heap %s, %s sockets; files in %s%n",
+                routing, opensmArgs.isEmpty() ? "" : " " + String.join(" ", opensmArgs),
+                mib(Runtime.getRuntime().maxMemory()), IbsimServer.socketImplementation(), root);
         out.println(header());
         out.flush();
         List<Run> runs = new ArrayList<>();

@@ -94,7 +94,9 @@ import org.ibtwin.transport.MadAddress;
  * and MAD round trips are what an SM's sweep waits on. MADs for a client are written from whichever thread calls its
  * sink (the twin's). A slot's socket is connected to its client while it has one; CONNECT and DISCONNECT replace the
  * socket by a fresh one at the same port (a socket cannot be connected while a thread waits in its receive), which
- * also discards whatever strangers left in it.
+ * also discards whatever strangers left in it. The data sockets are {@link SlotSocket}s: on a JDK 22+ on Linux they
+ * call the C library straight (a datagram costs the system call and little else), elsewhere they are blocking
+ * {@link DatagramChannel}s; the control socket, off the MADs' path, is a channel everywhere.
  */
 public final class IbsimServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(IbsimServer.class.getName());
@@ -136,14 +138,14 @@ public final class IbsimServer implements AutoCloseable {
     private static final class Slot {
         final int index;
         final InetSocketAddress bound;
-        volatile DatagramChannel channel;
+        volatile SlotSocket channel;
         volatile Session session;
         /** The message being sent to the client (held with the slot's lock). */
         final ByteBuffer out = ByteBuffer.allocateDirect(IbsimWire.REQUEST_SIZE);
         /** The MAD just received from the client (the slot's thread's alone; an attachment keeps no MAD sent). */
         final byte[] in = new byte[IbsimWire.MAD_SIZE];
 
-        Slot(int index, DatagramChannel channel, InetSocketAddress bound) {
+        Slot(int index, SlotSocket channel, InetSocketAddress bound) {
             this.index = index;
             this.channel = channel;
             this.bound = bound;
@@ -297,13 +299,22 @@ public final class IbsimServer implements AutoCloseable {
 
     /** Binds ctl and the slots at {@code port..port+10}, or leaves nothing bound and throws. */
     private void bindRange(InetAddress bind, int port) throws IOException {
-        List<DatagramChannel> opened = new ArrayList<>();
+        List<java.io.Closeable> opened = new ArrayList<>();
+        DatagramChannel control = null;
+        SlotSocket[] data = new SlotSocket[SLOTS];
         try {
             for (int i = 0; i <= SLOTS; i++) {
-                DatagramChannel c = open(bind);
-                opened.add(c);
+                InetSocketAddress at = new InetSocketAddress(bind, port + i);
                 try {
-                    c.bind(new InetSocketAddress(bind, port + i));
+                    if (i == 0) {
+                        control = open(bind);
+                        opened.add(control);
+                        control.bind(at);
+                    } else {
+                        data[i - 1] = SlotSocket.open(bind);
+                        opened.add(data[i - 1]);
+                        data[i - 1].bind(at);
+                    }
                 } catch (BindException e) {
                     BindException b = new BindException("port " + (port + i) + " of " + bind.getHostAddress()
                             + " is taken (an ibsim server needs " + port + ".." + (port + SLOTS) + ")");
@@ -312,17 +323,25 @@ public final class IbsimServer implements AutoCloseable {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            for (DatagramChannel c : opened) {
+            for (java.io.Closeable c : opened) {
                 c.close();
             }
             throw e;
         }
-        ctl = opened.get(0);
+        ctl = control;
         slots = new Slot[SLOTS];
         for (int i = 0; i < SLOTS; i++) {
-            slots[i] = new Slot(i, opened.get(i + 1), new InetSocketAddress(bind, port + i + 1));
+            slots[i] = new Slot(i, data[i], new InetSocketAddress(bind, port + i + 1));
         }
         address = new InetSocketAddress(bind, port);
+    }
+
+    /**
+     * How the data sockets reach the system: {@code "libc"} (the C library through the Foreign Function API, on a JDK
+     * 22+ on Linux) or {@code "nio"} ({@link DatagramChannel}s; also with {@code -Dibtwin.ibsim.sockets=nio}).
+     */
+    public static String socketImplementation() {
+        return SlotSocket.implementation();
     }
 
     /** The control socket's address (clients' {@code IBSIM_SERVER_NAME}/{@code IBSIM_SERVER_PORT}). */
@@ -478,7 +497,7 @@ public final class IbsimServer implements AutoCloseable {
     /** A slot's thread: its client's MADs to the twin; datagrams from anyone else (or to a free slot) dropped. */
     private void serveSlot(Slot slot) {
         ByteBuffer buf = ByteBuffer.allocateDirect(2048);
-        DatagramChannel ch = slot.channel;
+        SlotSocket ch = slot.channel;
         // a connected socket only takes its peer's datagrams: read them without their source address
         boolean connected = ch != null && ch.isConnected();
         while (running && ch != null) {
@@ -520,7 +539,7 @@ public final class IbsimServer implements AutoCloseable {
     }
 
     /** Waits for the socket that replaces {@code closed} at this slot; null when the server stops. */
-    private DatagramChannel nextChannel(Slot slot, DatagramChannel closed) {
+    private SlotSocket nextChannel(Slot slot, SlotSocket closed) {
         synchronized (slot) {
             while (running && slot.channel == closed) {
                 try {
@@ -539,7 +558,7 @@ public final class IbsimServer implements AutoCloseable {
      * Holding the slot. On failure the slot has no socket (and is never used again) and the exception says why.
      */
     private void rebind(Slot slot, InetSocketAddress peer) throws IOException {
-        DatagramChannel old = slot.channel;
+        SlotSocket old = slot.channel;
         slot.channel = null;
         try {
             if (old != null) {
@@ -548,7 +567,7 @@ public final class IbsimServer implements AutoCloseable {
             if (!running) {
                 return;
             }
-            DatagramChannel c = open(slot.bound.getAddress());
+            SlotSocket c = SlotSocket.open(slot.bound.getAddress());
             try {
                 bindAgain(c, slot.bound);
                 if (peer != null) {
@@ -569,7 +588,7 @@ public final class IbsimServer implements AutoCloseable {
      * blocked in its receive has left it, a moment after {@code close} returned: so a taken port is tried again for
      * up to a second.
      */
-    private static void bindAgain(DatagramChannel c, InetSocketAddress at) throws IOException {
+    private static void bindAgain(SlotSocket c, InetSocketAddress at) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         while (true) {
             try {
