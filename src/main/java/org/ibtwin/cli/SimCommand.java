@@ -1,8 +1,10 @@
 package org.ibtwin.cli;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.sim.Console;
 import org.ibtwin.sim.IbsimServer;
+import org.ibtwin.sim.LocalAddress;
 import org.ibtwin.sim.TrapTimer;
 import org.ibtwin.sim.Twin;
 import picocli.CommandLine.Command;
@@ -22,13 +25,15 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code ibtwin sim}: the twin in the foreground, its ibsim endpoint on loopback (UDP, as {@code ibsim -r}), and a
- * {@link Console} on standard input (after {@code --script}, when given). Traps are resent by a {@link TrapTimer}.
+ * {@code ibtwin sim}: the twin in the foreground, its ibsim endpoint on loopback (UDP, as {@code ibsim -r}; or with
+ * {@code --local} ibsim's local mode, unix sockets, as {@code ibsim}), and a {@link Console} on standard input (after
+ * {@code --script}, when given). Traps are resent by a {@link TrapTimer}.
  */
 @Command(name = "sim", mixinStandardHelpOptions = true,
         description = "Run the twin with its ibsim endpoint (UDP, loopback) and a console.",
         footer = {"", "Attach real programs with LD_PRELOAD=libumad2sim.so IBSIM_SERVER_NAME=127.0.0.1 "
-                + "IBSIM_SERVER_PORT=<port>.", "",
+                + "IBSIM_SERVER_PORT=<port>;", "with --local, LD_PRELOAD=libumad2sim.so alone (and IBSIM_SOCKNAME=<name> "
+                + "for a name other than sim).", "",
             "Console: ibsim's Link, Unlink, ReLink, Error, PerformanceSet, Route, Dump, Attached, X, Wait, Help, Quit,",
             "and flap, cable, down, up, reboot, ethernet, infiniband, kill-sm, clients, counters, traps, source",
             "(Help lists them with their arguments)."})
@@ -42,6 +47,11 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = {"-p", "--port"}, defaultValue = "7070",
             description = "UDP control port; clients use the next ten (default: ${DEFAULT-VALUE}).")
     int port;
+
+    @Option(names = "--local", arity = "0..1", paramLabel = "<name>", fallbackValue = "",
+            description = "Serve ibsim's local mode instead of UDP: unix sockets <name>:ctl and <name>:out0..9 in the "
+                    + "abstract namespace (default name: $IBSIM_SOCKNAME, else sim). Needs a JDK 22+ on Linux.")
+    String local;
 
     @Option(names = "--no-console", description = "Do not read commands from standard input; run until killed.")
     boolean noConsole;
@@ -69,11 +79,32 @@ public final class SimCommand implements Callable<Integer> {
         TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
         TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
         try (timer; IbsimServer server = new IbsimServer(warm.attachPoint())) {
-            server.start(InetAddress.getLoopbackAddress(), port);
-            TwinWarmup.Result w = warm.run(server, Duration.ofMillis(Math.round(warmup * 1000)));
+            Duration budget = Duration.ofMillis(Math.round(warmup * 1000));
+            TwinWarmup.Result w;
+            String where;
+            if (local != null) {
+                String name = localName();
+                startLocal(server, name);
+                // the warm-up's client speaks UDP: it warms through an endpoint of its own, the same code
+                try (IbsimServer udp = new IbsimServer(warm.attachPoint())) {
+                    udp.start(InetAddress.getLoopbackAddress(), 0);
+                    w = warm.run(udp, budget);
+                }
+                where = String.format(Locale.ROOT, "local sockets @%s:ctl, @%s:out0..9 (IBSIM_SOCKNAME=%s)", name,
+                        name, name);
+            } else {
+                try {
+                    server.start(InetAddress.getLoopbackAddress(), port);
+                } catch (BindException e) {
+                    throw new IllegalArgumentException("--port: " + e.getMessage(), e);
+                }
+                w = warm.run(server, budget);
+                where = String.format(Locale.ROOT, "%s (UDP %d..%d)", server.address(), server.port(),
+                        server.port() + 10);
+            }
             out.printf(Locale.ROOT,
-                    "ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s (UDP %d..%d)%s%n", f.size(),
-                    f.switches().size(), f.links().size(), server.address(), server.port(), server.port() + 10,
+                    "ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s%s%n", f.size(),
+                    f.switches().size(), f.links().size(), where,
                     w.passes() == 0 ? "" : String.format(Locale.ROOT,
                             "; JIT warmed in %.1f s (%d passes over a scratch fabric)", w.took().toNanos() / 1e9,
                             w.passes()));
@@ -95,6 +126,26 @@ public final class SimCommand implements Callable<Integer> {
             }
             console.run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
             return 0;
+        }
+    }
+
+    /** {@code --local}'s name, else {@code IBSIM_SOCKNAME}, else ibsim's default. */
+    private String localName() {
+        String name = !local.isEmpty() ? local : System.getenv("IBSIM_SOCKNAME");
+        name = name == null || name.isEmpty() ? "sim" : name;
+        if (name.length() > LocalAddress.MAX_NAME - 5 || name.indexOf('\0') >= 0
+                || !StandardCharsets.US_ASCII.newEncoder().canEncode(name)) {
+            throw new IllegalArgumentException("--local: bad socket name \"" + name + "\" (1 to "
+                    + (LocalAddress.MAX_NAME - 5) + " ASCII characters)");
+        }
+        return name;
+    }
+
+    private static void startLocal(IbsimServer server, String name) throws IOException {
+        try {
+            server.startLocal(name);
+        } catch (UnsupportedOperationException | BindException e) {
+            throw new IllegalArgumentException("--local: " + e.getMessage(), e);
         }
     }
 }

@@ -29,7 +29,8 @@ import org.ibtwin.transport.MadAddress;
 /**
  * The server side of ibsim's client protocol in remote (UDP) mode: real programs started with
  * {@code LD_PRELOAD=libumad2sim.so IBSIM_SERVER_NAME=<host> IBSIM_SERVER_PORT=<port>} (and ibtwin's own
- * {@code IbsimClient}) attach to whatever {@link AttachPoint} serves, as they would to {@code ibsim -r -l <port>}.
+ * {@code IbsimClient}) attach to whatever {@link AttachPoint} serves, as they would to {@code ibsim -r -l <port>};
+ * or in local mode ({@link #startLocal}), where plain {@code LD_PRELOAD=libumad2sim.so} attaches, as to {@code ibsim}.
  * The datagrams are those of {@link IbsimWire}, whose notes this class follows; what the server itself decides:
  *
  * <h2>Sockets</h2>
@@ -80,12 +81,15 @@ import org.ibtwin.transport.MadAddress;
  * (ICMP port unreachable): its slot is freed and its attachment detached; the others are not disturbed. Malformed
  * datagrams are counted ({@link #droppedDatagrams()}) and logged (at most one warning a second), never answered.
  *
- * <h2>Local mode: not served</h2>
- * ibsim's default (local) mode carries the same datagrams over unix <i>datagram</i> sockets in the <i>abstract</i>
- * namespace ({@code "\0sim:ctl"}, {@code "\0sim:out<slot>"}). The JDK reaches neither: {@code DatagramChannel.open(
- * StandardProtocolFamily.UNIX)} throws {@link UnsupportedOperationException} (unix domain channels are stream only)
- * and {@link java.net.UnixDomainSocketAddress} rejects a path starting with NUL. So only remote mode is served:
- * clients need {@code IBSIM_SERVER_NAME} (which switches libumad2sim to UDP) and {@code IBSIM_SERVER_PORT}.
+ * <h2>Local mode</h2>
+ * ibsim's default (local) mode carries the same datagrams over unix <i>datagram</i> sockets in Linux's <i>abstract</i>
+ * namespace: the control socket {@code "\0sim:ctl"}, the slots' {@code "\0sim:out<slot>"}, each client's own
+ * {@code "\0sim:ctl<pid>"} and {@code "\0sim:in<pid>"} ({@code sim} is {@code IBSIM_SOCKNAME}'s default). The JDK's
+ * channels reach neither (unix domain channels are stream only, and {@link java.net.UnixDomainSocketAddress} names
+ * files), so {@link #startLocal} serves it over C-library sockets ({@link SlotSocket}, a JDK 22+ on Linux): CONNECT
+ * names the client's pid instead of a data port, and the slot's socket is connected to {@code <basename>:in<pid>};
+ * the rest is as in remote mode. A client that exits without DISCONNECT is noticed when its socket refuses a
+ * datagram, as in remote mode.
  *
  * <h2>Threads</h2>
  * One thread per socket, each blocked in its socket's receive: the control thread answers control requests (and calls
@@ -106,13 +110,13 @@ public final class IbsimServer implements AutoCloseable {
     private static final int BIND_ATTEMPTS = 64;
 
     /** A connected client, as a console lists it (ibsim's {@code list_connections}). */
-    public record Client(int slot, InetSocketAddress address, String nodeName, int portNumber, long portGuid,
+    public record Client(int slot, SocketAddress address, String nodeName, int portNumber, long portGuid,
                          int lid, int qp, boolean sm) {
         @Override
         public String toString() {
             return String.format("Client %d: %s connected at \"%s\" port 0x%x, lid %d, qp %d%s", slot,
-                    address.getAddress().getHostAddress() + ":" + address.getPort(), nodeName, portGuid, lid, qp,
-                    sm ? " SM" : "");
+                    address instanceof InetSocketAddress i ? i.getAddress().getHostAddress() + ":" + i.getPort()
+                            : String.valueOf(address), nodeName, portGuid, lid, qp, sm ? " SM" : "");
         }
     }
 
@@ -124,10 +128,13 @@ public final class IbsimServer implements AutoCloseable {
     private long lastWarn;
     private long suppressed;
 
-    private DatagramChannel ctl;
+    private SlotSocket ctl;
     private Slot[] slots;
     private final List<Thread> threads = new ArrayList<>();
-    private InetSocketAddress address;
+    /** The control socket's address: an IP one (remote mode), or a {@link LocalAddress}. */
+    private SocketAddress address;
+    /** In local mode, the names' prefix ({@code IBSIM_SOCKNAME}); null in remote mode. */
+    private String basename;
     private volatile boolean running;
     private boolean closed;
 
@@ -137,7 +144,7 @@ public final class IbsimServer implements AutoCloseable {
      */
     private static final class Slot {
         final int index;
-        final InetSocketAddress bound;
+        final SocketAddress bound;
         volatile SlotSocket channel;
         volatile Session session;
         /** The message being sent to the client (held with the slot's lock). */
@@ -145,7 +152,7 @@ public final class IbsimServer implements AutoCloseable {
         /** The MAD just received from the client (the slot's thread's alone; an attachment keeps no MAD sent). */
         final byte[] in = new byte[IbsimWire.MAD_SIZE];
 
-        Slot(int index, SlotSocket channel, InetSocketAddress bound) {
+        Slot(int index, SlotSocket channel, SocketAddress bound) {
             this.index = index;
             this.channel = channel;
             this.bound = bound;
@@ -155,9 +162,9 @@ public final class IbsimServer implements AutoCloseable {
     /** A client between CONNECT and DISCONNECT; the sink of its attachment. */
     private final class Session implements MadSink {
         final Slot slot;
-        final InetSocketAddress peer;
+        final SocketAddress peer;
         /** Where its CONNECT came from, and that request's data: a retransmission of it is answered again. */
-        final InetSocketAddress ctlPeer;
+        final SocketAddress ctlPeer;
         final byte[] request;
         final Attachment attachment;
         final String nodeName;
@@ -167,7 +174,7 @@ public final class IbsimServer implements AutoCloseable {
         volatile int lid;
         volatile boolean gone;
 
-        Session(Slot slot, InetSocketAddress peer, InetSocketAddress ctlPeer, byte[] request, Attachment attachment,
+        Session(Slot slot, SocketAddress peer, SocketAddress ctlPeer, byte[] request, Attachment attachment,
                 int qp, boolean sm) {
             this.slot = slot;
             this.peer = peer;
@@ -240,12 +247,7 @@ public final class IbsimServer implements AutoCloseable {
             throw new IllegalArgumentException("control port out of range: " + port);
         }
         synchronized (lifecycle) {
-            if (closed) {
-                throw new IllegalStateException("ibsim server closed");
-            }
-            if (!threads.isEmpty()) {
-                throw new IllegalStateException("ibsim server already started at " + address);
-            }
+            checkStartable();
             if (port != 0) {
                 bindRange(bind, port);
             } else {
@@ -265,18 +267,81 @@ public final class IbsimServer implements AutoCloseable {
                     throw last != null ? last : new BindException("no free range of " + (SLOTS + 1) + " ports");
                 }
             }
-            running = true;
-            int p = address.getPort();
-            tasks = Executors.newSingleThreadExecutor(r -> daemon(r, "ibsim-server-" + p + "-tasks"));
-            threads.add(daemon(this::serveControl, "ibsim-server-" + p));
-            for (Slot s : slots) {
-                threads.add(daemon(() -> serveSlot(s), "ibsim-server-" + p + "-slot-" + s.index));
+            serve(String.valueOf(port()));
+            LOG.log(Level.DEBUG, "ibsim server listening at {0} (data ports {1}..{2})", address, port() + 1,
+                    port() + SLOTS);
+        }
+    }
+
+    /**
+     * Serves ibsim's local mode instead: unix datagram sockets in the abstract namespace, the control socket named
+     * {@code <basename>:ctl} and the 10 data sockets {@code <basename>:out0 .. :out9} (ibsim's names;
+     * {@code basename} is what clients have in {@code IBSIM_SOCKNAME}, {@code "sim"} by default). Clients are
+     * libumad2sim without {@code IBSIM_SERVER_NAME}; each names its pid in CONNECT and receives at
+     * {@code <basename>:in<pid>}. Needs C-library sockets (a JDK 22+ on Linux).
+     *
+     * @throws BindException when one of the names is taken (another ibsim or twin serves that basename)
+     * @throws UnsupportedOperationException on a JVM without C-library sockets
+     */
+    public void startLocal(String basename) throws IOException {
+        Objects.requireNonNull(basename, "basename");
+        new LocalAddress(basename + ":out" + (SLOTS - 1));   // the longest name: checks the basename
+        synchronized (lifecycle) {
+            checkStartable();
+            List<java.io.Closeable> opened = new ArrayList<>();
+            SlotSocket[] all = new SlotSocket[SLOTS + 1];
+            try {
+                for (int i = 0; i <= SLOTS; i++) {
+                    LocalAddress at = new LocalAddress(basename + (i == 0 ? ":ctl" : ":out" + (i - 1)));
+                    all[i] = SlotSocket.openLocal();
+                    opened.add(all[i]);
+                    try {
+                        all[i].bind(at);
+                    } catch (BindException e) {
+                        BindException b = new BindException("local socket " + at + " is taken (another ibsim server "
+                                + "uses the basename \"" + basename + "\")");
+                        b.initCause(e);
+                        throw b;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                for (java.io.Closeable c : opened) {
+                    c.close();
+                }
+                throw e;
             }
-            for (Thread t : threads) {
-                t.start();
+            ctl = all[0];
+            slots = new Slot[SLOTS];
+            for (int i = 0; i < SLOTS; i++) {
+                slots[i] = new Slot(i, all[i + 1], new LocalAddress(basename + ":out" + i));
             }
-            LOG.log(Level.DEBUG, "ibsim server listening at {0} (data ports {1}..{2})", address,
-                    address.getPort() + 1, address.getPort() + SLOTS);
+            address = new LocalAddress(basename + ":ctl");
+            this.basename = basename;
+            serve(basename);
+            LOG.log(Level.DEBUG, "ibsim server listening at {0} (data sockets {1}:out0..{2})", address, basename,
+                    SLOTS - 1);
+        }
+    }
+
+    private void checkStartable() {
+        if (closed) {
+            throw new IllegalStateException("ibsim server closed");
+        }
+        if (!threads.isEmpty()) {
+            throw new IllegalStateException("ibsim server already started at " + address);
+        }
+    }
+
+    /** Starts the threads. Holding the lifecycle lock, the sockets bound. */
+    private void serve(String tag) {
+        running = true;
+        tasks = Executors.newSingleThreadExecutor(r -> daemon(r, "ibsim-server-" + tag + "-tasks"));
+        threads.add(daemon(this::serveControl, "ibsim-server-" + tag));
+        for (Slot s : slots) {
+            threads.add(daemon(() -> serveSlot(s), "ibsim-server-" + tag + "-slot-" + s.index));
+        }
+        for (Thread t : threads) {
+            t.start();
         }
     }
 
@@ -300,14 +365,14 @@ public final class IbsimServer implements AutoCloseable {
     /** Binds ctl and the slots at {@code port..port+10}, or leaves nothing bound and throws. */
     private void bindRange(InetAddress bind, int port) throws IOException {
         List<java.io.Closeable> opened = new ArrayList<>();
-        DatagramChannel control = null;
+        SlotSocket control = null;
         SlotSocket[] data = new SlotSocket[SLOTS];
         try {
             for (int i = 0; i <= SLOTS; i++) {
                 InetSocketAddress at = new InetSocketAddress(bind, port + i);
                 try {
                     if (i == 0) {
-                        control = open(bind);
+                        control = SlotSocket.open(bind);
                         opened.add(control);
                         control.bind(at);
                     } else {
@@ -344,19 +409,33 @@ public final class IbsimServer implements AutoCloseable {
         return SlotSocket.implementation();
     }
 
-    /** The control socket's address (clients' {@code IBSIM_SERVER_NAME}/{@code IBSIM_SERVER_PORT}). */
+    /**
+     * The control socket's address (clients' {@code IBSIM_SERVER_NAME}/{@code IBSIM_SERVER_PORT}); in local mode
+     * {@link IllegalStateException}: see {@link #endpoint}.
+     */
     public InetSocketAddress address() {
+        synchronized (lifecycle) {
+            if (address instanceof InetSocketAddress a) {
+                return a;
+            }
+            throw new IllegalStateException(address == null ? "ibsim server not started"
+                    : "ibsim server in local mode at " + address);
+        }
+    }
+
+    /** The control port (remote mode). */
+    public int port() {
+        return address().getPort();
+    }
+
+    /** The control socket's address: an {@link InetSocketAddress}, or in local mode a {@link LocalAddress}. */
+    public SocketAddress endpoint() {
         synchronized (lifecycle) {
             if (address == null) {
                 throw new IllegalStateException("ibsim server not started");
             }
             return address;
         }
-    }
-
-    /** The control port. */
-    public int port() {
-        return address().getPort();
     }
 
     /** The connected clients, by slot. */
@@ -472,6 +551,7 @@ public final class IbsimServer implements AutoCloseable {
     /** The control socket's thread: one request at a time, each answered before the next is read. */
     private void serveControl() {
         ByteBuffer buf = ByteBuffer.allocateDirect(2048);
+        SlotSocket ctl = this.ctl;
         while (running) {
             buf.clear();
             SocketAddress from;
@@ -484,8 +564,12 @@ public final class IbsimServer implements AutoCloseable {
                 continue;
             }
             buf.flip();
+            if (from == null) {
+                drop("control datagram of %d bytes from an unnamed socket: dropped", buf.remaining());
+                continue;
+            }
             try {
-                control(buf, (InetSocketAddress) from);
+                control(ctl, buf, from);
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "ibsim server: control reply to {0}: {1}", from, e.toString());
             } catch (RuntimeException e) {
@@ -557,7 +641,7 @@ public final class IbsimServer implements AutoCloseable {
      * Replaces the slot's socket by a fresh one at the same port, connected to {@code peer} (null: unconnected).
      * Holding the slot. On failure the slot has no socket (and is never used again) and the exception says why.
      */
-    private void rebind(Slot slot, InetSocketAddress peer) throws IOException {
+    private void rebind(Slot slot, SocketAddress peer) throws IOException {
         SlotSocket old = slot.channel;
         slot.channel = null;
         try {
@@ -567,7 +651,7 @@ public final class IbsimServer implements AutoCloseable {
             if (!running) {
                 return;
             }
-            SlotSocket c = SlotSocket.open(slot.bound.getAddress());
+            SlotSocket c = SlotSocket.openFor(slot.bound);
             try {
                 bindAgain(c, slot.bound);
                 if (peer != null) {
@@ -588,7 +672,7 @@ public final class IbsimServer implements AutoCloseable {
      * blocked in its receive has left it, a moment after {@code close} returned: so a taken port is tried again for
      * up to a second.
      */
-    private static void bindAgain(SlotSocket c, InetSocketAddress at) throws IOException {
+    private static void bindAgain(SlotSocket c, SocketAddress at) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         while (true) {
             try {
@@ -605,7 +689,7 @@ public final class IbsimServer implements AutoCloseable {
 
     // ---- control requests ----
 
-    private void control(ByteBuffer in, InetSocketAddress from) throws IOException {
+    private void control(SlotSocket ctl, ByteBuffer in, SocketAddress from) throws IOException {
         int n = in.remaining();
         if (n != IbsimWire.CTL_SIZE) {
             drop("control datagram of %d bytes from %s (expected %d): dropped", n, from, IbsimWire.CTL_SIZE);
@@ -643,7 +727,7 @@ public final class IbsimServer implements AutoCloseable {
     }
 
     /** Fills {@code data} with the answer; the reply's type. */
-    private int answer(int id, int type, byte[] data, InetSocketAddress from) {
+    private int answer(int id, int type, byte[] data, SocketAddress from) {
         if (type == IbsimWire.TYPE_CONNECT) {
             return connect(data, from);
         }
@@ -716,14 +800,24 @@ public final class IbsimServer implements AutoCloseable {
         System.arraycopy(attr, 0, data, 0, Math.min(attr.length, data.length));
     }
 
-    private int connect(byte[] data, InetSocketAddress from) {
+    private int connect(byte[] data, SocketAddress from) {
         IbsimWire.ClientInfo info = IbsimWire.decodeClientInfo(data);
-        int dataPort = info.id();
-        if (dataPort <= 0 || dataPort > 0xffff) {
-            warn("CONNECT from %s names data port %s: refused", from, Integer.toUnsignedString(dataPort));
-            return IbsimWire.TYPE_ERROR;
+        int id = info.id();
+        SocketAddress peer;
+        if (basename != null) {
+            // local mode: the id is the client's pid, its data socket <basename>:in<pid>
+            if (id <= 0) {
+                warn("CONNECT from %s names pid %s: refused", from, Integer.toUnsignedString(id));
+                return IbsimWire.TYPE_ERROR;
+            }
+            peer = new LocalAddress(basename + ":in" + id);
+        } else {
+            if (id <= 0 || id > 0xffff || !(from instanceof InetSocketAddress ip)) {
+                warn("CONNECT from %s names data port %s: refused", from, Integer.toUnsignedString(id));
+                return IbsimWire.TYPE_ERROR;
+            }
+            peer = new InetSocketAddress(ip.getAddress(), id);
         }
-        InetSocketAddress peer = new InetSocketAddress(from.getAddress(), dataPort);
         for (Slot s : slots) {
             Session old = s.session;
             if (old != null && old.peer.equals(peer)) {

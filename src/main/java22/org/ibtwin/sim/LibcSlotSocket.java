@@ -19,22 +19,27 @@ import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
 import java.net.SocketAddress;
 import java.net.SocketException;
+import java.net.StandardProtocolFamily;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link SlotSocket} that calls Linux's C library through the Foreign Function API (JDK 22 and later): socket,
- * bind, connect, recv, recvfrom, send, shutdown and close, on a file descriptor of its own, with datagrams read into
- * and sent from direct buffers where they lie.
+ * bind, connect, recv, recvfrom, send, sendto, shutdown and close, on a file descriptor of its own, with datagrams
+ * read into and sent from direct buffers where they lie. UDP over IPv4 or IPv6, or unix datagram sockets named in the
+ * abstract namespace ({@link LocalAddress}).
  *
  * <p>Closing is a handshake, since a descriptor closed under a thread blocked in {@code recv} would not wake it and
  * its number could be reused by the next socket: {@link #close} marks the socket closed and, while a thread is inside
  * a call, shuts it down (which wakes a blocked {@code recv}); the last thread to leave closes the descriptor.
  */
+@SuppressWarnings("restricted")   // linking to the C library is this class's job
 final class LibcSlotSocket implements SlotSocket {
+    private static final int AF_UNIX = 1;
     private static final int AF_INET = 2;
     private static final int AF_INET6 = 10;
     private static final int SOCK_DGRAM = 2;
@@ -47,6 +52,8 @@ final class LibcSlotSocket implements SlotSocket {
     private static final int ECONNREFUSED = 111;
     private static final int SOCKADDR_IN = 16;
     private static final int SOCKADDR_IN6 = 28;
+    /** sockaddr_un: the family, then 108 bytes of sun_path. */
+    private static final int SOCKADDR_UN = 110;
 
     private static final int READING = 1;
     private static final int WRITING = 2;
@@ -77,6 +84,9 @@ final class LibcSlotSocket implements SlotSocket {
     private static final MethodHandle SEND = handle("send",
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    private static final MethodHandle SENDTO = handle("sendto",
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     private static final MethodHandle SHUTDOWN = handle("shutdown",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle CLOSE = handle("close",
@@ -86,7 +96,7 @@ final class LibcSlotSocket implements SlotSocket {
                     ValueLayout.JAVA_BYTE)), ValueLayout.JAVA_INT));
 
     private final int fd;
-    private final boolean v4;
+    private final int family;
     private final AtomicInteger state = new AtomicInteger();
     private boolean released;
     private volatile boolean connected;
@@ -101,13 +111,13 @@ final class LibcSlotSocket implements SlotSocket {
     private ByteBuffer writeBuffer;
     private long writeBase;
 
-    private LibcSlotSocket(int fd, boolean v4) {
+    private LibcSlotSocket(int fd, int family) {
         this.fd = fd;
-        this.v4 = v4;
+        this.family = family;
         Arena arena = Arena.ofAuto();
         readErrno = arena.allocate(CALL_STATE);
         writeErrno = arena.allocate(CALL_STATE);
-        from = arena.allocate(SOCKADDR_IN6, 8);
+        from = arena.allocate(SOCKADDR_UN, 8);
         fromLength = arena.allocate(ValueLayout.JAVA_INT);
     }
 
@@ -127,15 +137,20 @@ final class LibcSlotSocket implements SlotSocket {
         }
     }
 
-    /** A new unbound UDP socket: IPv4, or IPv6. */
-    static SlotSocket open(boolean v4) throws IOException {
+    /** A new unbound datagram socket: UDP over IPv4 or IPv6, or unix. */
+    static SlotSocket open(StandardProtocolFamily pf) throws IOException {
+        int family = switch (pf) {
+            case INET -> AF_INET;
+            case INET6 -> AF_INET6;
+            case UNIX -> AF_UNIX;
+        };
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = a.allocate(CALL_STATE);
-            int fd = (int) SOCKET.invokeExact(errno, v4 ? AF_INET : AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+            int fd = (int) SOCKET.invokeExact(errno, family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
             if (fd < 0) {
                 throw new SocketException("socket: " + strerror(errno(errno)));
             }
-            return new LibcSlotSocket(fd, v4);
+            return new LibcSlotSocket(fd, family);
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -144,7 +159,7 @@ final class LibcSlotSocket implements SlotSocket {
     }
 
     @Override
-    public void bind(InetSocketAddress at) throws IOException {
+    public void bind(SocketAddress at) throws IOException {
         enter(WRITING);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = a.allocate(CALL_STATE);
@@ -165,7 +180,7 @@ final class LibcSlotSocket implements SlotSocket {
     }
 
     @Override
-    public void connect(InetSocketAddress peer) throws IOException {
+    public void connect(SocketAddress peer) throws IOException {
         enter(WRITING);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = a.allocate(CALL_STATE);
@@ -216,7 +231,7 @@ final class LibcSlotSocket implements SlotSocket {
         long n;
         try {
             do {
-                fromLength.set(ValueLayout.JAVA_INT, 0, SOCKADDR_IN6);
+                fromLength.set(ValueLayout.JAVA_INT, 0, SOCKADDR_UN);
                 n = (long) RECVFROM.invokeExact(readErrno, fd, base + pos, (long) (dst.limit() - pos), 0, from,
                         fromLength);
             } while (n < 0 && errno(readErrno) == EINTR && (state.get() & CLOSED) == 0);
@@ -227,7 +242,7 @@ final class LibcSlotSocket implements SlotSocket {
             leave(READING);
         }
         received(dst, pos, n, readErrno);
-        return address(from);
+        return address(from, fromLength.get(ValueLayout.JAVA_INT, 0));
     }
 
     private int received(ByteBuffer dst, int pos, long n, MemorySegment errno) throws IOException {
@@ -282,6 +297,40 @@ final class LibcSlotSocket implements SlotSocket {
             throw new SocketException("send: " + strerror(e));
         }
         src.position(pos + (int) n);
+        return (int) n;
+    }
+
+    @Override
+    public int send(ByteBuffer src, SocketAddress to) throws IOException {
+        int len = src.remaining();
+        enter(WRITING);
+        long n;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment errno = a.allocate(CALL_STATE);
+            MemorySegment sa = sockaddr(a, to);
+            MemorySegment data = a.allocate(Math.max(1, len));
+            MemorySegment.copy(MemorySegment.ofBuffer(src), 0, data, 0, len);
+            do {
+                n = (long) SENDTO.invokeExact(errno, fd, data, (long) len, MSG_DONTWAIT, sa, (int) sa.byteSize());
+            } while (n < 0 && errno(errno) == EINTR);
+            if (n < 0) {
+                int e = errno(errno);
+                if (e == EAGAIN) {
+                    return 0;
+                }
+                if (e == ECONNREFUSED) {
+                    throw new PortUnreachableException("sendto " + to + ": " + strerror(e));
+                }
+                throw new SocketException("sendto " + to + ": " + strerror(e));
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        } finally {
+            leave(WRITING);
+        }
+        src.position(src.position() + (int) n);
         return (int) n;
     }
 
@@ -356,14 +405,31 @@ final class LibcSlotSocket implements SlotSocket {
         return readBase;
     }
 
-    private MemorySegment sockaddr(Arena a, InetSocketAddress at) throws IOException {
+    private MemorySegment sockaddr(Arena a, SocketAddress to) throws IOException {
+        if (to instanceof LocalAddress local) {
+            if (family != AF_UNIX) {
+                throw new SocketException("local address " + local + " for an IP socket");
+            }
+            byte[] name = local.name().getBytes(StandardCharsets.US_ASCII);
+            // the family, NUL, the name and its terminating NUL, counted in the length as ibsim counts it
+            MemorySegment sa = a.allocate(4 + name.length, 2);
+            sa.set(ValueLayout.JAVA_SHORT, 0, (short) AF_UNIX);
+            MemorySegment.copy(name, 0, sa, ValueLayout.JAVA_BYTE, 3, name.length);
+            return sa;
+        }
+        if (!(to instanceof InetSocketAddress at)) {
+            throw new SocketException("unsupported address " + to);
+        }
         InetAddress ip = at.getAddress();
         if (ip == null) {
             throw new UnknownHostException(at.getHostString());
         }
         byte[] raw = ip.getAddress();
         int port = at.getPort();
-        if (v4) {
+        if (family == AF_UNIX) {
+            throw new SocketException("IP address " + at + " for a unix socket");
+        }
+        if (family == AF_INET) {
             if (!(ip instanceof Inet4Address)) {
                 throw new SocketException("IPv6 address " + ip.getHostAddress() + " for an IPv4 socket");
             }
@@ -392,8 +458,23 @@ final class LibcSlotSocket implements SlotSocket {
         return sa;
     }
 
-    private static InetSocketAddress address(MemorySegment sa) throws UnknownHostException {
+    /** The address recvfrom filled ({@code length} bytes of it); null for an unnamed unix socket. */
+    private static SocketAddress address(MemorySegment sa, int length) throws UnknownHostException {
         int family = sa.get(ValueLayout.JAVA_SHORT, 0);
+        if (family == AF_UNIX) {
+            if (length <= 3 || sa.get(ValueLayout.JAVA_BYTE, 2) != 0) {
+                return null;   // unnamed (or a file name, which ibsim's clients never bind)
+            }
+            int end = Math.min(length, SOCKADDR_UN);
+            while (end > 3 && sa.get(ValueLayout.JAVA_BYTE, end - 1) == 0) {
+                end--;   // the terminating NUL
+            }
+            if (end == 3) {
+                return null;
+            }
+            byte[] name = sa.asSlice(3, end - 3).toArray(ValueLayout.JAVA_BYTE);
+            return new LocalAddress(new String(name, StandardCharsets.US_ASCII));
+        }
         int port = ((sa.get(ValueLayout.JAVA_BYTE, 2) & 0xff) << 8) | (sa.get(ValueLayout.JAVA_BYTE, 3) & 0xff);
         byte[] raw = family == AF_INET ? sa.asSlice(4, 4).toArray(ValueLayout.JAVA_BYTE)
                 : sa.asSlice(8, 16).toArray(ValueLayout.JAVA_BYTE);

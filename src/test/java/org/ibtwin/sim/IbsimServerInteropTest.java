@@ -1,6 +1,7 @@
 package org.ibtwin.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
@@ -45,6 +46,8 @@ class IbsimServerInteropTest {
     FakeFabric fabric;
     IbsimServer server;
     Path umad2sim;
+    /** The served basename once {@link #goLocal} has switched to ibsim's local mode; null in remote mode. */
+    String localName;
 
     @BeforeEach
     void start() throws IOException {
@@ -105,12 +108,7 @@ class IbsimServerInteropTest {
                 .redirectOutput(out.toFile()).redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Map<String, String> env = pb.environment();
-        for (String k : new String[] {"IBSIM_SOCKNAME", "SIM_HOST", "SIM_SET_ISSM"}) {
-            env.remove(k);
-        }
-        env.put("LD_PRELOAD", umad2sim.toString());
-        env.put("IBSIM_SERVER_NAME", "127.0.0.1");
-        env.put("IBSIM_SERVER_PORT", Integer.toString(server.port()));
+        pointAtServer(env);
         if (simHost != null) {
             env.put("SIM_HOST", simHost);
         }
@@ -129,6 +127,31 @@ class IbsimServerInteropTest {
             fail("still running after " + RUN_TIMEOUT.toSeconds() + " s; killed\n" + r);
         }
         return r;
+    }
+
+    /** libumad2sim's environment for our server: remote mode's address, or local mode's basename. */
+    void pointAtServer(Map<String, String> env) {
+        for (String k : new String[] {"IBSIM_SOCKNAME", "IBSIM_SERVER_NAME", "IBSIM_SERVER_PORT", "SIM_HOST",
+            "SIM_SET_ISSM"}) {
+            env.remove(k);
+        }
+        env.put("LD_PRELOAD", umad2sim.toString());
+        if (localName != null) {
+            env.put("IBSIM_SOCKNAME", localName);
+        } else {
+            env.put("IBSIM_SERVER_NAME", "127.0.0.1");
+            env.put("IBSIM_SERVER_PORT", Integer.toString(server.port()));
+        }
+    }
+
+    /** Replaces the server by one in ibsim's local mode, over the same fabric, at a basename of this test's own. */
+    void goLocal() throws IOException {
+        Assumptions.assumeTrue(SlotSocket.implementation().equals("libc"),
+                "ibsim's local mode needs C-library sockets (a JDK 22+ on Linux)");
+        server.close();
+        localName = "ibtwin-test-" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet();
+        server = new IbsimServer(fabric);
+        server.startLocal(localName);
     }
 
     static String guid(long g) {
@@ -213,17 +236,17 @@ class IbsimServerInteropTest {
 
     @Test
     void aRealClientKilledWithoutDisconnectIsNoticedAndDetached() throws Exception {
+        killedClientIsNoticed();
+    }
+
+    void killedClientIsNoticed() throws Exception {
         Optional<Path> sminfo = executable("sminfo");
         Assumptions.assumeTrue(sminfo.isPresent(), "sminfo not installed");
         Path work = Files.createDirectories(dir.resolve("killed"));
         ProcessBuilder pb = new ProcessBuilder(sminfo.get().toString(), "-t", "20000", "-D", "0")
                 .directory(work.toFile()).redirectErrorStream(true).redirectOutput(work.resolve("out").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.environment().remove("IBSIM_SOCKNAME");
-        pb.environment().remove("SIM_SET_ISSM");
-        pb.environment().put("LD_PRELOAD", umad2sim.toString());
-        pb.environment().put("IBSIM_SERVER_NAME", "127.0.0.1");
-        pb.environment().put("IBSIM_SERVER_PORT", Integer.toString(server.port()));
+        pointAtServer(pb.environment());
         pb.environment().put("SIM_HOST", "H-0002c90300000210");
         Process p = pb.start();
         try {
@@ -270,6 +293,61 @@ class IbsimServerInteropTest {
         assertThat(r.out()).contains("CA 'ibsim0'", "Node GUID: " + guid(FakeFabric.HOST1), "Base lid: 11",
                 "SM lid: 1", "State: Active", "Port GUID: " + guid(FakeFabric.HOST1 + 1), "Rate: 40",
                 "Capability mask: 0x02510868", "Link layer: IB");
+    }
+
+    // ---- ibsim's local mode ----
+
+    @Test
+    void inLocalModeRealToolsGetWhatTheyGetInRemoteMode() throws Exception {
+        String[][] commands = {
+            {null, "smpquery", "-D", "nodeinfo", "0"},
+            {null, "smpquery", "-D", "nodeinfo", "0,1"},
+            {"H-0002c90300000200", "smpquery", "-D", "nodeinfo", "0,1,2"},
+            {"host2 HCA-1", "smpquery", "-D", "portinfo", "0"},
+            {"H-0002c90300000210", "smpquery", "nodeinfo", "11"},
+        };
+        List<String> remote = new ArrayList<>();
+        for (String[] c : commands) {
+            Run r = run(c[0], java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertThat(r.exit()).as(r.toString()).isZero();
+            remote.add(r.out());
+        }
+        goLocal();
+        for (int i = 0; i < commands.length; i++) {
+            String[] c = commands[i];
+            Run r = run(c[0], java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertThat(r.exit()).as(r.toString()).isZero();
+            assertThat(r.out()).as(r.command()).isEqualTo(remote.get(i));
+        }
+        assertThat(server.clients()).as("libumad2sim disconnects at exit").isEmpty();
+        Run dead = run(null, "smpquery", "-D", "nodeinfo", "0,5");
+        assertThat(dead.exit()).as(dead.toString()).isNotZero();
+        assertThat(dead.millis()).as("bounced with status 110, not timed out").isLessThan(3000);
+        Run unknown = run("no-such-node", "smpquery", "-D", "nodeinfo", "0");
+        assertThat(unknown.exit()).as(unknown.toString()).isNotZero();
+        // more runs than slots, one after the other: each frees its slot at exit
+        for (int i = 0; i < 12; i++) {
+            Run r = run(null, "smpquery", "-D", "nodeinfo", "0");
+            assertThat(r.exit()).as(r.toString()).isZero();
+        }
+        assertThat(server.droppedDatagrams()).isZero();
+    }
+
+    @Test
+    void inLocalModeAKilledClientIsNoticedAndDetached() throws Exception {
+        goLocal();
+        killedClientIsNoticed();
+    }
+
+    @Test
+    void aLocalBasenameIsServedOnce() throws Exception {
+        goLocal();
+        try (IbsimServer second = new IbsimServer(fabric)) {
+            assertThatThrownBy(() -> second.startLocal(localName)).isInstanceOf(java.net.BindException.class)
+                    .hasMessageContaining("@" + localName + ":ctl is taken");
+        }
+        Run r = run(null, "smpquery", "-D", "nodeinfo", "0");
+        assertThat(r.exit()).as("the first server is undisturbed\n" + r).isZero();
     }
 
     // ---- finding the tools ----

@@ -55,7 +55,8 @@ class SlotSocketTest {
             Assumptions.assumeTrue(SlotSocket.implementation().equals("libc"),
                     "C-library sockets not available on this JVM (JDK 22+ on Linux)");
         }
-        SlotSocket s = kind.equals("libc") ? SlotSocket.openNative(family) : SlotSocket.Nio.open(family);
+        SlotSocket s = kind.equals("libc") ? SlotSocket.openNative(family instanceof Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET) : SlotSocket.Nio.open(family);
         toClose.add(s);
         return s;
     }
@@ -215,6 +216,53 @@ class SlotSocketTest {
         ByteBuffer got = ByteBuffer.allocate(64);
         peer.receive(got);
         assertThat(text(got)).isEqualTo("back");
+    }
+
+    @Test
+    void unixSocketsInTheAbstractNamespace() throws Exception {
+        Assumptions.assumeTrue(SlotSocket.implementation().equals("libc"), "no C-library sockets on this JVM");
+        String base = "ibtwin-test-" + ProcessHandle.current().pid();
+        LocalAddress serverName = new LocalAddress(base + ":out0");
+        LocalAddress clientName = new LocalAddress(base + ":in42");
+        SlotSocket server = SlotSocket.openFor(serverName);
+        toClose.add(server);
+        server.bind(serverName);
+        SlotSocket client = SlotSocket.openLocal();
+        toClose.add(client);
+        client.bind(clientName);
+
+        assertThat(client.send(direct("connect me"), serverName)).isEqualTo(10);
+        ByteBuffer in = ByteBuffer.allocateDirect(2048);
+        assertThat(server.receive(in)).isEqualTo(clientName);
+        assertThat(text(in)).isEqualTo("connect me");
+
+        server.connect(clientName);
+        assertThat(server.write(direct("a MAD"))).isEqualTo(5);
+        in.clear();
+        assertThat(client.read(in)).isEqualTo(5);
+        assertThat(text(in)).isEqualTo("a MAD");
+
+        SlotSocket again = SlotSocket.openLocal();
+        toClose.add(again);
+        assertThatThrownBy(() -> again.bind(serverName)).isInstanceOf(BindException.class)
+                .hasMessageContaining("@" + base + ":out0");
+
+        client.close();   // the client gone: what is sent to it is refused
+        assertThatThrownBy(() -> server.write(direct("anyone?"))).isInstanceOf(PortUnreachableException.class);
+        SlotSocket ip = SlotSocket.open(V4);
+        toClose.add(ip);
+        assertThatThrownBy(() -> ip.bind(serverName)).isInstanceOf(java.net.SocketException.class)
+                .hasMessageContaining("for an IP socket");
+    }
+
+    @Test
+    void localAddressesAreCheckedNames() {
+        assertThat(new LocalAddress("sim:ctl")).hasToString("@sim:ctl").isEqualTo(new LocalAddress("sim:ctl"));
+        assertThatThrownBy(() -> new LocalAddress("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LocalAddress("a\0b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LocalAddress("x".repeat(LocalAddress.MAX_NAME + 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new LocalAddress("sim\u00e9")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
