@@ -15,7 +15,6 @@ import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.sim.Console;
 import org.ibtwin.sim.IbsimServer;
-import org.ibtwin.sim.LocalAddress;
 import org.ibtwin.sim.TrapTimer;
 import org.ibtwin.sim.Twin;
 import picocli.CommandLine.Command;
@@ -133,10 +132,10 @@ public final class SimCommand implements Callable<Integer> {
     private String localName() {
         String name = !local.isEmpty() ? local : System.getenv("IBSIM_SOCKNAME");
         name = name == null || name.isEmpty() ? "sim" : name;
-        if (name.length() > LocalAddress.MAX_NAME - 5 || name.indexOf('\0') >= 0
+        if (name.length() > IbsimServer.MAX_BASENAME || name.indexOf('\0') >= 0
                 || !StandardCharsets.US_ASCII.newEncoder().canEncode(name)) {
             throw new IllegalArgumentException("--local: bad socket name \"" + name + "\" (1 to "
-                    + (LocalAddress.MAX_NAME - 5) + " ASCII characters)");
+                    + IbsimServer.MAX_BASENAME + " ASCII characters)");
         }
         return name;
     }

@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.ibtwin.transport.IbsimWire;
 import org.ibtwin.transport.MadAddress;
 
@@ -108,6 +109,8 @@ public final class IbsimServer implements AutoCloseable {
     private static final int PERMISSIVE = MadAddress.PERMISSIVE_LID;
     private static final long WARN_INTERVAL = TimeUnit.SECONDS.toNanos(1);
     private static final int BIND_ATTEMPTS = 64;
+    /** The longest basename {@link #startLocal} takes: its clients' names ({@code <basename>:in<pid>}) must fit. */
+    public static final int MAX_BASENAME = LocalAddress.MAX_NAME - (":in" + Integer.MAX_VALUE).length();
 
     /** A connected client, as a console lists it (ibsim's {@code list_connections}). */
     public record Client(int slot, SocketAddress address, String nodeName, int portNumber, long portGuid,
@@ -285,37 +288,21 @@ public final class IbsimServer implements AutoCloseable {
      */
     public void startLocal(String basename) throws IOException {
         Objects.requireNonNull(basename, "basename");
-        new LocalAddress(basename + ":out" + (SLOTS - 1));   // the longest name: checks the basename
+        if (basename.isEmpty() || basename.length() > MAX_BASENAME) {
+            throw new IllegalArgumentException("local basename of " + basename.length() + " characters: 1 to "
+                    + MAX_BASENAME);
+        }
+        new LocalAddress(basename + ":in" + Integer.MAX_VALUE);   // the longest name it will use: checks the rest
         synchronized (lifecycle) {
             checkStartable();
-            List<java.io.Closeable> opened = new ArrayList<>();
-            SlotSocket[] all = new SlotSocket[SLOTS + 1];
-            try {
-                for (int i = 0; i <= SLOTS; i++) {
-                    LocalAddress at = new LocalAddress(basename + (i == 0 ? ":ctl" : ":out" + (i - 1)));
-                    all[i] = SlotSocket.openLocal();
-                    opened.add(all[i]);
-                    try {
-                        all[i].bind(at);
-                    } catch (BindException e) {
-                        BindException b = new BindException("local socket " + at + " is taken (another ibsim server "
-                                + "uses the basename \"" + basename + "\")");
-                        b.initCause(e);
-                        throw b;
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                for (java.io.Closeable c : opened) {
-                    c.close();
-                }
-                throw e;
-            }
-            ctl = all[0];
-            slots = new Slot[SLOTS];
+            List<SocketAddress> names = new ArrayList<>();
+            names.add(new LocalAddress(basename + ":ctl"));
             for (int i = 0; i < SLOTS; i++) {
-                slots[i] = new Slot(i, all[i + 1], new LocalAddress(basename + ":out" + i));
+                names.add(new LocalAddress(basename + ":out" + i));
             }
-            address = new LocalAddress(basename + ":ctl");
+            bindAll(names, at -> "local socket " + at + " is taken (another ibsim server uses the basename \""
+                    + basename + "\")");
+            address = names.getFirst();
             this.basename = basename;
             serve(basename);
             LOG.log(Level.DEBUG, "ibsim server listening at {0} (data sockets {1}:out0..{2})", address, basename,
@@ -364,41 +351,45 @@ public final class IbsimServer implements AutoCloseable {
 
     /** Binds ctl and the slots at {@code port..port+10}, or leaves nothing bound and throws. */
     private void bindRange(InetAddress bind, int port) throws IOException {
-        List<java.io.Closeable> opened = new ArrayList<>();
-        SlotSocket control = null;
-        SlotSocket[] data = new SlotSocket[SLOTS];
+        List<SocketAddress> at = new ArrayList<>();
+        for (int i = 0; i <= SLOTS; i++) {
+            at.add(new InetSocketAddress(bind, port + i));
+        }
+        bindAll(at, a -> "port " + ((InetSocketAddress) a).getPort() + " of " + bind.getHostAddress()
+                + " is taken (an ibsim server needs " + port + ".." + (port + SLOTS) + ")");
+        address = at.getFirst();
+    }
+
+    /**
+     * Binds the control socket at {@code at[0]} and the slots' at the rest, or leaves nothing bound and throws (a
+     * {@link BindException} worded by {@code taken} when an address is in use).
+     */
+    private void bindAll(List<SocketAddress> at, Function<SocketAddress, String> taken) throws IOException {
+        SlotSocket[] all = new SlotSocket[at.size()];
         try {
-            for (int i = 0; i <= SLOTS; i++) {
-                InetSocketAddress at = new InetSocketAddress(bind, port + i);
+            for (int i = 0; i < all.length; i++) {
+                all[i] = SlotSocket.openFor(at.get(i));
                 try {
-                    if (i == 0) {
-                        control = SlotSocket.open(bind);
-                        opened.add(control);
-                        control.bind(at);
-                    } else {
-                        data[i - 1] = SlotSocket.open(bind);
-                        opened.add(data[i - 1]);
-                        data[i - 1].bind(at);
-                    }
+                    all[i].bind(at.get(i));
                 } catch (BindException e) {
-                    BindException b = new BindException("port " + (port + i) + " of " + bind.getHostAddress()
-                            + " is taken (an ibsim server needs " + port + ".." + (port + SLOTS) + ")");
+                    BindException b = new BindException(taken.apply(at.get(i)));
                     b.initCause(e);
                     throw b;
                 }
             }
         } catch (IOException | RuntimeException e) {
-            for (java.io.Closeable c : opened) {
-                c.close();
+            for (SlotSocket c : all) {
+                if (c != null) {
+                    c.close();
+                }
             }
             throw e;
         }
-        ctl = control;
+        ctl = all[0];
         slots = new Slot[SLOTS];
         for (int i = 0; i < SLOTS; i++) {
-            slots[i] = new Slot(i, data[i], new InetSocketAddress(bind, port + i + 1));
+            slots[i] = new Slot(i, all[i + 1], at.get(i + 1));
         }
-        address = new InetSocketAddress(bind, port);
     }
 
     /**

@@ -249,6 +249,20 @@ class SlotSocketTest {
 
         client.close();   // the client gone: what is sent to it is refused
         assertThatThrownBy(() -> server.write(direct("anyone?"))).isInstanceOf(PortUnreachableException.class);
+
+        // closing wakes a reader blocked on a unix socket too, and frees its name
+        CompletableFuture<Throwable> reader = CompletableFuture.supplyAsync(() -> {
+            try {
+                server.read(ByteBuffer.allocateDirect(2048));
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        assertThatThrownBy(() -> reader.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+        server.close();
+        assertThat(reader.get(5, TimeUnit.SECONDS)).isInstanceOf(ClosedChannelException.class);
+        again.bind(serverName);
         SlotSocket ip = SlotSocket.open(V4);
         toClose.add(ip);
         assertThatThrownBy(() -> ip.bind(serverName)).isInstanceOf(java.net.SocketException.class)
