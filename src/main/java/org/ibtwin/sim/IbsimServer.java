@@ -569,48 +569,61 @@ public final class IbsimServer implements AutoCloseable {
         }
     }
 
-    /** A slot's thread: its client's MADs to the twin; datagrams from anyone else (or to a free slot) dropped. */
+    /**
+     * A slot's thread: its client's MADs to the twin; datagrams from anyone else (or to a free slot) dropped. The loop
+     * only calls {@link #serveOne}: a thread that started before the JIT compiled the server's code (every slot's
+     * thread does, and in local mode the warm-up runs on another server's threads) would otherwise run the loop's own
+     * bytecode interpreted until an on-stack replacement, at each MAD of the first sweep it serves.
+     */
     private void serveSlot(Slot slot) {
         ByteBuffer buf = ByteBuffer.allocateDirect(2048);
         SlotSocket ch = slot.channel;
         // a connected socket only takes its peer's datagrams: read them without their source address
         boolean connected = ch != null && ch.isConnected();
         while (running && ch != null) {
-            buf.clear();
-            SocketAddress from = null;
-            try {
-                if (connected) {
-                    ch.read(buf);
-                } else {
-                    from = ch.receive(buf);
-                }
-            } catch (PortUnreachableException e) {
-                Session s = slot.session;
-                if (s != null && s.slot.channel == ch) {
-                    vanished(s);
-                }
-                continue;
-            } catch (ClosedChannelException e) {
-                ch = nextChannel(slot, ch);
+            SlotSocket next = serveOne(slot, ch, connected, buf);
+            if (next != ch) {
+                ch = next;
                 connected = ch != null && ch.isConnected();
-                continue;
-            } catch (IOException e) {
-                LOG.log(Level.DEBUG, "ibsim server: slot {0} receive: {1}", slot.index, e.toString());
-                continue;
-            }
-            buf.flip();
-            Session s = slot.session;
-            if (s == null || (connected ? slot.channel != ch : !s.peer.equals(from))) {
-                drop("datagram of %d bytes at slot %d from %s, which is not its client: dropped", buf.remaining(),
-                        slot.index, connected ? "its last client" : from);
-                continue;
-            }
-            try {
-                fromClient(s, buf);
-            } catch (RuntimeException e) {
-                drop("MAD from client %d dropped: %s", slot.index, e);
             }
         }
+    }
+
+    /** Receives one datagram at {@code ch} and hands it on; the socket to read next (null: the server stops). */
+    private SlotSocket serveOne(Slot slot, SlotSocket ch, boolean connected, ByteBuffer buf) {
+        buf.clear();
+        SocketAddress from = null;
+        try {
+            if (connected) {
+                ch.read(buf);
+            } else {
+                from = ch.receive(buf);
+            }
+        } catch (PortUnreachableException e) {
+            Session s = slot.session;
+            if (s != null && s.slot.channel == ch) {
+                vanished(s);
+            }
+            return ch;
+        } catch (ClosedChannelException e) {
+            return nextChannel(slot, ch);
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "ibsim server: slot {0} receive: {1}", slot.index, e.toString());
+            return ch;
+        }
+        buf.flip();
+        Session s = slot.session;
+        if (s == null || (connected ? slot.channel != ch : !s.peer.equals(from))) {
+            drop("datagram of %d bytes at slot %d from %s, which is not its client: dropped", buf.remaining(),
+                    slot.index, connected ? "its last client" : from);
+            return ch;
+        }
+        try {
+            fromClient(s, buf);
+        } catch (RuntimeException e) {
+            drop("MAD from client %d dropped: %s", slot.index, e);
+        }
+        return ch;
     }
 
     /** Waits for the socket that replaces {@code closed} at this slot; null when the server stops. */
