@@ -160,36 +160,30 @@ final class LibcSlotSocket implements SlotSocket {
 
     @Override
     public void bind(SocketAddress at) throws IOException {
-        enter(WRITING);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment errno = a.allocate(CALL_STATE);
-            MemorySegment sa = sockaddr(a, at);
-            int r = (int) BIND.invokeExact(errno, fd, sa, (int) sa.byteSize());
-            if (r != 0) {
-                int e = errno(errno);
-                String msg = "bind " + at + ": " + strerror(e);
-                throw e == EADDRINUSE ? new BindException(msg) : new SocketException(msg);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        } finally {
-            leave(WRITING);
+        int e = withAddress(BIND, at);
+        if (e != 0) {
+            String msg = "bind " + at + ": " + strerror(e);
+            throw e == EADDRINUSE ? new BindException(msg) : new SocketException(msg);
         }
     }
 
     @Override
     public void connect(SocketAddress peer) throws IOException {
+        int e = withAddress(CONNECT, peer);
+        if (e != 0) {
+            throw new SocketException("connect " + peer + ": " + strerror(e));
+        }
+        connected = true;
+    }
+
+    /** {@code call(fd, at, its length)}, bind or connect: 0, or the errno it failed with. */
+    private int withAddress(MethodHandle call, SocketAddress at) throws IOException {
         enter(WRITING);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = a.allocate(CALL_STATE);
-            MemorySegment sa = sockaddr(a, peer);
-            int r = (int) CONNECT.invokeExact(errno, fd, sa, (int) sa.byteSize());
-            if (r != 0) {
-                throw new SocketException("connect " + peer + ": " + strerror(errno(errno)));
-            }
-            connected = true;
+            MemorySegment sa = sockaddr(a, at);
+            int r = (int) call.invokeExact(errno, fd, sa, (int) sa.byteSize());
+            return r == 0 ? 0 : errno(errno);
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -206,34 +200,31 @@ final class LibcSlotSocket implements SlotSocket {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        long base = readBase(dst);
         int pos = dst.position();
-        enter(READING);
-        long n;
-        try {
-            do {
-                n = (long) RECV.invokeExact(readErrno, fd, base + pos, (long) (dst.limit() - pos), 0);
-            } while (n < 0 && errno(readErrno) == EINTR && (state.get() & CLOSED) == 0);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        } finally {
-            Reference.reachabilityFence(dst);
-            leave(READING);
-        }
-        return received(dst, pos, n, readErrno);
+        return received(dst, pos, recv(dst, pos, false));
     }
 
     @Override
     public SocketAddress receive(ByteBuffer dst) throws IOException {
-        long base = readBase(dst);
         int pos = dst.position();
+        received(dst, pos, recv(dst, pos, true));
+        return address(from, fromLength.get(ValueLayout.JAVA_INT, 0));
+    }
+
+    /** One datagram into {@code dst} from {@code pos}, its source in {@link #from} when asked: recv's result. */
+    private long recv(ByteBuffer dst, int pos, boolean withSource) throws ClosedChannelException {
+        long base = readBase(dst);
+        long len = dst.limit() - pos;
         enter(READING);
         long n;
         try {
             do {
-                fromLength.set(ValueLayout.JAVA_INT, 0, SOCKADDR_UN);
-                n = (long) RECVFROM.invokeExact(readErrno, fd, base + pos, (long) (dst.limit() - pos), 0, from,
-                        fromLength);
+                if (withSource) {
+                    fromLength.set(ValueLayout.JAVA_INT, 0, SOCKADDR_UN);
+                    n = (long) RECVFROM.invokeExact(readErrno, fd, base + pos, len, 0, from, fromLength);
+                } else {
+                    n = (long) RECV.invokeExact(readErrno, fd, base + pos, len, 0);
+                }
             } while (n < 0 && errno(readErrno) == EINTR && (state.get() & CLOSED) == 0);
         } catch (Throwable t) {
             throw unexpected(t);
@@ -241,16 +232,16 @@ final class LibcSlotSocket implements SlotSocket {
             Reference.reachabilityFence(dst);
             leave(READING);
         }
-        received(dst, pos, n, readErrno);
-        return address(from, fromLength.get(ValueLayout.JAVA_INT, 0));
+        return n;
     }
 
-    private int received(ByteBuffer dst, int pos, long n, MemorySegment errno) throws IOException {
+    /** What recv's result {@code n} means: the datagram's length, its end now {@code dst}'s position. */
+    private int received(ByteBuffer dst, int pos, long n) throws IOException {
         if ((state.get() & CLOSED) != 0) {
             throw new ClosedChannelException();
         }
         if (n < 0) {
-            int e = errno(errno);
+            int e = errno(readErrno);
             if (e == ECONNREFUSED) {
                 throw new PortUnreachableException("recv: " + strerror(e));
             }

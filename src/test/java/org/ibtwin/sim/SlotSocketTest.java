@@ -149,12 +149,8 @@ class SlotSocketTest {
         assertThat(text(in)).isEqualTo("from b");
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"libc", "nio"})
-    void closingWakesABlockedReaderAndFreesThePort(String kind) throws Exception {
-        SlotSocket s = open(kind, V4);
-        InetSocketAddress at = bindSomewhere(s, V4);
-        s.connect(local(peer(V4)));
+    /** A thread blocks in {@code s.read}; closing {@code s} ends that read with ClosedChannelException. */
+    static void closeWakesABlockedRead(SlotSocket s) throws Exception {
         CompletableFuture<Throwable> reader = CompletableFuture.supplyAsync(() -> {
             try {
                 s.read(ByteBuffer.allocateDirect(2048));
@@ -166,6 +162,15 @@ class SlotSocketTest {
         assertThatThrownBy(() -> reader.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
         s.close();
         assertThat(reader.get(5, TimeUnit.SECONDS)).isInstanceOf(ClosedChannelException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"libc", "nio"})
+    void closingWakesABlockedReaderAndFreesThePort(String kind) throws Exception {
+        SlotSocket s = open(kind, V4);
+        InetSocketAddress at = bindSomewhere(s, V4);
+        s.connect(local(peer(V4)));
+        closeWakesABlockedRead(s);
         assertThatThrownBy(() -> s.read(ByteBuffer.allocateDirect(16))).isInstanceOf(ClosedChannelException.class);
         assertThatThrownBy(() -> s.write(direct("x"))).isInstanceOf(ClosedChannelException.class);
         s.close();   // twice: nothing
@@ -251,17 +256,7 @@ class SlotSocketTest {
         assertThatThrownBy(() -> server.write(direct("anyone?"))).isInstanceOf(PortUnreachableException.class);
 
         // closing wakes a reader blocked on a unix socket too, and frees its name
-        CompletableFuture<Throwable> reader = CompletableFuture.supplyAsync(() -> {
-            try {
-                server.read(ByteBuffer.allocateDirect(2048));
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        });
-        assertThatThrownBy(() -> reader.get(200, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
-        server.close();
-        assertThat(reader.get(5, TimeUnit.SECONDS)).isInstanceOf(ClosedChannelException.class);
+        closeWakesABlockedRead(server);
         again.bind(serverName);
         SlotSocket ip = SlotSocket.open(V4);
         toClose.add(ip);
