@@ -69,6 +69,8 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     static final int MAX_RADIX = 64;
     private static final int SLOTS = 10;
     private static final String READY = "Network simulator ready.";
+    /** Twin runs so far in this JVM: each local-mode endpoint's name is its own. */
+    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
     private static final Pattern LOG_TIME = Pattern.compile("^(\\w{3}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) ");
 
     @Spec
@@ -109,6 +111,10 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     @Option(names = "--umad2sim", paramLabel = "<path>", description = "libumad2sim.so (default: looked up).")
     Path umad2sim;
 
+    @Option(names = "--local", description = "Both simulators in ibsim's local mode (unix sockets: ibsim without -r, "
+            + "the twin as sim --local) instead of UDP; needs a JDK 22+ on Linux.")
+    boolean local;
+
     private PrintWriter out;
     private PrintWriter err;
 
@@ -116,7 +122,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     record Run(String side, int hosts, int switches, double loadSeconds, double readySeconds, int exit,
                double launchToExit, double launchToUp, double logFirstToUp, int casWithLid, int twinCasWithLid,
                int errLines, long opensmRssKb, long ibsimRssKb, long heapAfterLoad, long heapPeak, double simCpu,
-               double jitCpu, String note) {
+               double jitCpu, String gc, String note) {
     }
 
     /**
@@ -150,9 +156,10 @@ public final class BenchOpensmCommand implements Callable<Integer> {
             throw new IllegalArgumentException("ibsim not found (install ibsim-utils), or use --twin-only");
         }
         Path root = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("ibtwin-bench-opensm");
-        out.printf(Locale.ROOT, "bench opensm: opensm -o -R %s%s; twin JVM max heap %s, %s sockets; files in %s%n",
+        out.printf(Locale.ROOT, "bench opensm: opensm -o -R %s%s; %s; twin JVM max heap %s, %s sockets; files in %s%n",
                 routing, opensmArgs.isEmpty() ? "" : " " + String.join(" ", opensmArgs),
-                mib(Runtime.getRuntime().maxMemory()), IbsimServer.socketImplementation(), root);
+                local ? "ibsim's local mode (unix sockets)" : "UDP (ibsim -r)", mib(Runtime.getRuntime().maxMemory()),
+                IbsimServer.socketImplementation(), root);
         out.println(header());
         out.flush();
         List<Run> runs = new ArrayList<>();
@@ -281,14 +288,22 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         double cpu1;
         long jit0;
         long jit1;
+        long[] gc0;
+        long[] gc1;
         TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
-        try (IbsimServer server = startServer(warm.attachPoint())) {
-            ready = seconds(warm.run(server, Duration.ofMillis(Math.round(warmup * 1000))).took().toNanos());
+        String sockname = local ? "ibtwin-bench-" + ProcessHandle.current().pid() + "-twin-" + RUNS.incrementAndGet()
+                : null;
+        try (IbsimServer server = startServer(warm.attachPoint(), sockname)) {
+            Duration budget = Duration.ofMillis(Math.round(warmup * 1000));
+            ready = seconds((local ? warm.runBeside(budget) : warm.run(server, budget)).took().toNanos());
+            Endpoint at = local ? Endpoint.local(sockname) : Endpoint.udp(server.port());
             cpu0 = cpuSeconds(ProcessHandle.current());
             jit0 = JitActivity.compilerCpuNanos();
-            r = opensm(opensm, so, server.port(), simHost, dir, null);
+            gc0 = gcTotals();
+            r = opensm(opensm, so, at, simHost, dir, null);
             cpu1 = cpuSeconds(ProcessHandle.current());
             jit1 = JitActivity.compilerCpuNanos();
+            gc1 = gcTotals();
         }
         long heapPeak = peakHeap();
         int twinLids = 0;
@@ -300,7 +315,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         int withLid = casWithLid(f, dir.resolve("guid2lid"));
         return new Run("twin", s.hosts(), f.switches().size(), load, ready, r.exit, r.launchToExit, r.launchToUp,
                 r.logFirstToUp, withLid, twinLids, r.errLines, r.rssKb, 0, heapAfterLoad, heapPeak, cpu1 - cpu0,
-                (jit1 - jit0) / 1e9, r.note);
+                (jit1 - jit0) / 1e9, (gc1[0] - gc0[0]) + "/" + (gc1[1] - gc0[1]), r.note);
     }
 
     private Run ibsim(FatTreeSpec s, Path topo, Path dir, Path opensm, Path so, Path ibsim) throws Exception {
@@ -309,14 +324,14 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         RealIbsim sim = startIbsim(ibsim, f, topo, dir);
         if (sim.process() == null) {
             return new Run("ibsim", s.hosts(), f.switches().size(), 0, 0, -1, 0, -1, -1, 0, -1, 0, 0, 0, 0, 0, -1, -1,
-                    sim.note());
+                    "-", sim.note());
         }
         OpensmRun r;
         long ibsimRss;
         double cpu;
         try {
             double cpu0 = cpuSeconds(sim.process().toHandle());
-            r = opensm(opensm, so, sim.port(), simHost, dir, sim.process());
+            r = opensm(opensm, so, sim.endpoint(), simHost, dir, sim.process());
             cpu = cpuSeconds(sim.process().toHandle()) - cpu0;
             ibsimRss = rssKb(sim.process().pid());
         } finally {
@@ -324,11 +339,38 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         }
         int withLid = casWithLid(f, dir.resolve("guid2lid"));
         return new Run("ibsim", s.hosts(), f.switches().size(), 0, sim.readySeconds(), r.exit, r.launchToExit,
-                r.launchToUp, r.logFirstToUp, withLid, -1, r.errLines, r.rssKb, ibsimRss, 0, 0, cpu, -1, r.note);
+                r.launchToUp, r.logFirstToUp, withLid, -1, r.errLines, r.rssKb, ibsimRss, 0, 0, cpu, -1, "-", r.note);
     }
 
-    /** A real {@code ibsim -r} started for one run: its process (null when it did not start, see note), its port. */
-    record RealIbsim(Process process, int port, double readySeconds, String note) {
+    /** Where libumad2sim finds a simulator: a UDP control port on loopback, or a local-mode basename. */
+    record Endpoint(int port, String sockname) {
+        static Endpoint udp(int port) {
+            return new Endpoint(port, null);
+        }
+
+        static Endpoint local(String sockname) {
+            return new Endpoint(0, sockname);
+        }
+
+        /** Sets a client's libumad2sim environment for this endpoint. */
+        void pointAt(Map<String, String> env) {
+            for (String k : new String[] {"IBSIM_SOCKNAME", "IBSIM_SERVER_NAME", "IBSIM_SERVER_PORT"}) {
+                env.remove(k);
+            }
+            if (sockname != null) {
+                env.put("IBSIM_SOCKNAME", sockname);
+            } else {
+                env.put("IBSIM_SERVER_NAME", "127.0.0.1");
+                env.put("IBSIM_SERVER_PORT", Integer.toString(port));
+            }
+        }
+    }
+
+    /**
+     * A real {@code ibsim} started for one run: its process (null when it did not start, see note), and where its
+     * clients find it.
+     */
+    record RealIbsim(Process process, Endpoint endpoint, double readySeconds, String note) {
     }
 
     /**
@@ -337,7 +379,10 @@ public final class BenchOpensmCommand implements Callable<Integer> {
      */
     RealIbsim startIbsim(Path ibsim, Fabric f, Path topo, Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(ibsim.toString(), "-r", "-l", "0", "-s", "-n"));
+        List<String> cmd = new ArrayList<>(List.of(ibsim.toString(), "-l", "0", "-s", "-n"));
+        if (!local) {
+            cmd.add(1, "-r");
+        }
         cmd.addAll(limits(f));
         cmd.add(topo.toAbsolutePath().toString());
         long t0 = System.nanoTime();
@@ -345,11 +390,12 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         String note = "";
         for (int attempt = 0; attempt < 6; attempt++) {
             int port = freeRange();
-            cmd.set(3, Integer.toString(port));
+            cmd.set(cmd.indexOf("-l") + 1, Integer.toString(port));
+            String sockname = "ibtwin-bench-" + ProcessHandle.current().pid() + "-" + port;
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             pb.environment().remove("LD_PRELOAD");
-            pb.environment().put("IBSIM_SOCKNAME", "ibtwin-bench-" + ProcessHandle.current().pid() + "-" + port);
+            pb.environment().put("IBSIM_SOCKNAME", sockname);
             t0 = System.nanoTime();
             Process q = pb.start();
             while (q.isAlive() && !read(log).contains(READY)
@@ -357,12 +403,13 @@ public final class BenchOpensmCommand implements Callable<Integer> {
                 Thread.sleep(20);
             }
             if (q.isAlive() && read(log).contains(READY)) {
-                return new RealIbsim(q, port, seconds(System.nanoTime() - t0), "");
+                return new RealIbsim(q, local ? Endpoint.local(sockname) : Endpoint.udp(port),
+                        seconds(System.nanoTime() - t0), "");
             }
             stop(q);
             note = "ibsim did not start: " + tail(read(log), 3);
         }
-        return new RealIbsim(null, 0, 0, note);
+        return new RealIbsim(null, null, 0, note);
     }
 
     /** ibsim's -N, -S, -P (and -L when the LIDs need it), with a quarter of headroom over the fabric. */
@@ -399,8 +446,8 @@ public final class BenchOpensmCommand implements Callable<Integer> {
                      long rssKb, String note) {
     }
 
-    /** One {@code opensm -o}, attached at {@code simHost} of the simulator at 127.0.0.1:port, watched to its end. */
-    OpensmRun opensm(Path opensm, Path so, int port, String simHost, Path dir, Process simulator)
+    /** One {@code opensm -o}, attached at {@code simHost} of the simulator at {@code at}, watched to its end. */
+    OpensmRun opensm(Path opensm, Path so, Endpoint at, String simHost, Path dir, Process simulator)
             throws IOException, InterruptedException {
         Path log = dir.resolve("opensm.log");
         List<String> cmd = new ArrayList<>(List.of(opensm.toString(), "-o", "-e", "-f", log.toString(), "-R",
@@ -410,11 +457,9 @@ public final class BenchOpensmCommand implements Callable<Integer> {
                 .redirectOutput(dir.resolve("opensm.out").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Map<String, String> env = pb.environment();
-        env.remove("IBSIM_SOCKNAME");
         env.remove("SIM_SET_ISSM");
         env.put("LD_PRELOAD", so.toString());
-        env.put("IBSIM_SERVER_NAME", "127.0.0.1");
-        env.put("IBSIM_SERVER_PORT", Integer.toString(port));
+        at.pointAt(env);
         env.put("SIM_HOST", simHost);
         env.put("OSM_CACHE_DIR", dir.toString());
         env.put("OSM_TMP_DIR", dir.toString());
@@ -540,19 +585,31 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     // ---------------------------------------------------------------- output
 
     private static String header() {
-        return String.format(Locale.ROOT, "%-6s %7s %6s %8s %8s %5s %9s %9s %9s %12s %8s %9s %9s %9s %9s %8s %8s  %s",
+        return String.format(Locale.ROOT,
+                "%-6s %7s %6s %8s %8s %5s %9s %9s %9s %12s %8s %9s %9s %9s %9s %8s %8s %8s  %s",
                 "side", "CAs", "sw", "load_s", "ready_s", "exit", "launch_up", "log_up", "launch_ex", "CAs_w/LID",
-                "ERRs", "osm_RSS", "sim_RSS", "heap_load", "heap_peak", "sim_cpu", "jit_cpu", "note");
+                "ERRs", "osm_RSS", "sim_RSS", "heap_load", "heap_peak", "sim_cpu", "jit_cpu", "gc_n/ms", "note");
     }
 
     private static String row(Run r) {
         return String.format(Locale.ROOT,
-                "%-6s %7d %6d %8.2f %8.2f %5d %9.2f %9.2f %9.2f %12s %8d %9s %9s %9s %9s %8s %8s  %s",
+                "%-6s %7d %6d %8.2f %8.2f %5d %9.2f %9.2f %9.2f %12s %8d %9s %9s %9s %9s %8s %8s %8s  %s",
                 r.side(), r.hosts(), r.switches(), r.loadSeconds(), r.readySeconds(), r.exit(), r.launchToUp(),
                 r.logFirstToUp(), r.launchToExit(), r.casWithLid() + (r.twinCasWithLid() >= 0 ? "/" + r.twinCasWithLid()
                         : ""), r.errLines(), mib(r.opensmRssKb() * 1024), r.ibsimRssKb() > 0
                         ? mib(r.ibsimRssKb() * 1024) : "-", r.heapAfterLoad() > 0 ? mib(r.heapAfterLoad()) : "-",
-                r.heapPeak() > 0 ? mib(r.heapPeak()) : "-", cpu(r.simCpu()), cpu(r.jitCpu()), r.note());
+                r.heapPeak() > 0 ? mib(r.heapPeak()) : "-", cpu(r.simCpu()), cpu(r.jitCpu()), r.gc(), r.note());
+    }
+
+    /** The JVM's garbage collections so far and the milliseconds they took, all collectors together. */
+    static long[] gcTotals() {
+        long n = 0;
+        long ms = 0;
+        for (java.lang.management.GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, b.getCollectionCount());
+            ms += Math.max(0, b.getCollectionTime());
+        }
+        return new long[] {n, ms};
     }
 
     private static String cpu(double seconds) {
@@ -620,7 +677,18 @@ public final class BenchOpensmCommand implements Callable<Integer> {
 
     // ---------------------------------------------------------------- processes, ports, files
 
-    private IbsimServer startServer(org.ibtwin.sim.AttachPoint fabric) throws IOException {
+    /** The twin's endpoint: in local mode at {@code sockname}, else UDP on a free range from --port. */
+    private IbsimServer startServer(org.ibtwin.sim.AttachPoint fabric, String sockname) throws IOException {
+        if (sockname != null) {
+            IbsimServer server = new IbsimServer(fabric);
+            try {
+                server.startLocal(sockname);
+            } catch (IOException | RuntimeException e) {
+                server.close();
+                throw e;
+            }
+            return server;
+        }
         BindException last = null;
         for (int attempt = 0; attempt < 8; attempt++) {
             IbsimServer server = new IbsimServer(fabric);

@@ -116,7 +116,7 @@ final class BenchSmIbsim {
             String at = TopologyWriter.id(f.cas().get(0));
             SmConfig cfg = SmConfig.defaults().withRouting(routing, null).withSweepInterval(Duration.ZERO);
             long t0 = System.nanoTime();
-            try (IbsimClient c = IbsimClient.connect("127.0.0.1", sim.port(), at, true,
+            try (IbsimClient c = IbsimClient.connect("127.0.0.1", sim.endpoint().port(), at, true,
                     TransportOptions.CONNECT_TIMEOUT)) {
                 SubnetManager sm = new SubnetManager(c, cfg, log);
                 SweepReport r = new SmStateMachine(sm, SmStateMachine.Polling.defaults(), log).once();
@@ -142,7 +142,7 @@ final class BenchSmIbsim {
             return new Row(hosts(f), f.switches().size(), "opensm", 0, -1, 0, false, sim.note());
         }
         try {
-            BenchOpensmCommand.OpensmRun r = runner.opensm(opensm, so, sim.port(), TopologyWriter.id(f.cas().get(0)),
+            BenchOpensmCommand.OpensmRun r = runner.opensm(opensm, so, sim.endpoint(), TopologyWriter.id(f.cas().get(0)),
                     dir, sim.process());
             boolean up = r.launchToUp() >= 0;
             return new Row(hosts(f), f.switches().size(), "opensm", sim.readySeconds(), r.launchToUp(), -1, up,

@@ -84,11 +84,7 @@ public final class SimCommand implements Callable<Integer> {
             if (local != null) {
                 String name = localName();
                 startLocal(server, name);
-                // the warm-up's client speaks UDP: it warms through an endpoint of its own, the same code
-                try (IbsimServer udp = new IbsimServer(warm.attachPoint())) {
-                    udp.start(InetAddress.getLoopbackAddress(), 0);
-                    w = warm.run(udp, budget);
-                }
+                w = warm.runBeside(budget);
                 where = String.format(Locale.ROOT, "local sockets @%s:ctl, @%s:out0..9 (IBSIM_SOCKNAME=%s)", name,
                         name, name);
             } else {

@@ -1,5 +1,7 @@
 package org.ibtwin.cli;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -149,6 +151,17 @@ final class TwinWarmup {
             scratch = null;
         }
         return new Result(Duration.ofNanos(System.nanoTime() - t0), passes, up, answered.get());
+    }
+
+    /**
+     * {@link #run} through an endpoint of its own, UDP on loopback (the warm-up's client speaks UDP), closed after: for
+     * a served endpoint that client cannot reach, one in ibsim's local mode. The endpoint's code is the same.
+     */
+    Result runBeside(Duration budget) throws IOException {
+        try (IbsimServer udp = new IbsimServer(attachPoint())) {
+            udp.start(InetAddress.getLoopbackAddress(), 0);
+            return run(udp, budget);
+        }
     }
 
     private static IbsimClient connect(IbsimServer endpoint) {

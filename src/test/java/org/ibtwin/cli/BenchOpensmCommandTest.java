@@ -11,7 +11,10 @@ import org.ibtwin.model.Fabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The bench's sizes, ibsim limits and LID count; the runs themselves are a benchmark, not a test. */
+/**
+ * The bench's sizes, ibsim limits, LID count and endpoints; the runs themselves are a benchmark (BenchOpensmInteropTest
+ * runs a tiny one).
+ */
 class BenchOpensmCommandTest {
     @Test
     void maxIsTheLargestThreeLevelTreeTheUnicastLidsHold() {
@@ -57,5 +60,17 @@ class BenchOpensmCommandTest {
         Path g = Files.writeString(dir.resolve("guid2lid"), sb);
         assertThat(BenchOpensmCommand.casWithLid(f, g)).isEqualTo(3);
         assertThat(BenchOpensmCommand.casWithLid(f, dir.resolve("none"))).isZero();
+    }
+
+    @Test
+    void anEndpointPointsLibumad2simAtOneModeOnly() {
+        java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("IBSIM_SOCKNAME", "stale",
+                "IBSIM_SERVER_NAME", "10.0.0.1", "IBSIM_SERVER_PORT", "1", "SIM_HOST", "node1"));
+        BenchOpensmCommand.Endpoint.udp(17700).pointAt(env);
+        assertThat(env).containsOnly(java.util.Map.entry("IBSIM_SERVER_NAME", "127.0.0.1"),
+                java.util.Map.entry("IBSIM_SERVER_PORT", "17700"), java.util.Map.entry("SIM_HOST", "node1"));
+        BenchOpensmCommand.Endpoint.local("bench-1").pointAt(env);
+        assertThat(env).containsOnly(java.util.Map.entry("IBSIM_SOCKNAME", "bench-1"),
+                java.util.Map.entry("SIM_HOST", "node1"));
     }
 }

@@ -1,0 +1,62 @@
+package org.ibtwin.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.ibtwin.cli.Main;
+import org.ibtwin.sim.IbsimServer;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/** {@code ibtwin bench opensm}: real OpenSM brings the same small tree up on the twin and on real ibsim, both modes. */
+@Tag("interop")
+@Timeout(120)
+class BenchOpensmInteropTest {
+    static final int FIRST_PORT = 18600;
+
+    @Test
+    void overUdp() {
+        RealTools.findOrSkip();
+        String out = bench();
+        assertThat(out).contains("UDP (ibsim -r)");
+        bothUp(out);
+    }
+
+    @Test
+    void inIbsimsLocalMode() {
+        RealTools.findOrSkip();
+        Assumptions.assumeTrue(IbsimServer.socketImplementation().equals("libc"),
+                "ibsim's local mode needs C-library sockets (a JDK 22+ on Linux)");
+        String out = bench("--local");
+        assertThat(out).contains("ibsim's local mode (unix sockets)");
+        bothUp(out);
+    }
+
+    private static String bench(String... more) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        List<String> args = new ArrayList<>(List.of("bench", "opensm", "--hosts", "16", "--warmup", "0.2",
+                "--timeout", "60", "--port", Integer.toString(FIRST_PORT)));
+        args.addAll(List.of(more));
+        int rc = cl.execute(args.toArray(String[]::new));
+        assertThat(rc).as(out + "\n" + err).isZero();
+        return out.toString();
+    }
+
+    /** Each side's row in the summary: OpenSM exited 0 at SUBNET UP, every CA has a LID, no ERR line in its log. */
+    private static void bothUp(String out) {
+        String summary = out.substring(out.indexOf("summary:"));
+        assertThat(summary).as(out)
+                .containsPattern("(?m)^twin +16 +\\d+ +[\\d.]+ +[\\d.]+ +0 +[\\d.]+ +[\\d.]+ +[\\d.]+ +16/16 +0 ")
+                .containsPattern("(?m)^ibsim +16 +\\d+ +[\\d.]+ +[\\d.]+ +0 +[\\d.]+ +[\\d.]+ +[\\d.]+ +16 +0 ");
+    }
+}
