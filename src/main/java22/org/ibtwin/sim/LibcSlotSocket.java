@@ -241,11 +241,7 @@ final class LibcSlotSocket implements SlotSocket {
             throw new ClosedChannelException();
         }
         if (n < 0) {
-            int e = errno(readErrno);
-            if (e == ECONNREFUSED) {
-                throw new PortUnreachableException("recv: " + strerror(e));
-            }
-            throw new SocketException("recv: " + strerror(e));
+            throw failure("recv", errno(readErrno));
         }
         dst.position(pos + (int) n);
         return (int) n;
@@ -282,10 +278,7 @@ final class LibcSlotSocket implements SlotSocket {
             if ((state.get() & CLOSED) != 0) {
                 throw new ClosedChannelException();
             }
-            if (e == ECONNREFUSED) {
-                throw new PortUnreachableException("send: " + strerror(e));
-            }
-            throw new SocketException("send: " + strerror(e));
+            throw failure("send", e);
         }
         src.position(pos + (int) n);
         return (int) n;
@@ -309,10 +302,7 @@ final class LibcSlotSocket implements SlotSocket {
                 if (e == EAGAIN) {
                     return 0;
                 }
-                if (e == ECONNREFUSED) {
-                    throw new PortUnreachableException("sendto " + to + ": " + strerror(e));
-                }
-                throw new SocketException("sendto " + to + ": " + strerror(e));
+                throw failure("sendto " + to, e);
             }
         } catch (IOException | RuntimeException | Error e) {
             throw e;
@@ -470,6 +460,12 @@ final class LibcSlotSocket implements SlotSocket {
         byte[] raw = family == AF_INET ? sa.asSlice(4, 4).toArray(ValueLayout.JAVA_BYTE)
                 : sa.asSlice(8, 16).toArray(ValueLayout.JAVA_BYTE);
         return new InetSocketAddress(InetAddress.getByAddress(raw), port);
+    }
+
+    /** A failed call's exception: the peer's port refused (ECONNREFUSED: it has gone), or any other error. */
+    private static SocketException failure(String call, int errno) {
+        String msg = call + ": " + strerror(errno);
+        return errno == ECONNREFUSED ? new PortUnreachableException(msg) : new SocketException(msg);
     }
 
     private static int errno(MemorySegment callState) {
