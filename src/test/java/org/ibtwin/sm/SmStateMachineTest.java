@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.ibtwin.gen.FatTree;
@@ -42,7 +42,8 @@ class SmStateMachineTest {
         final SmStateMachine machine;
         final Thread thread;
         final AtomicBoolean stop = new AtomicBoolean();
-        final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        /** The SM's log lines; read (streamed) by the test while the SM's thread adds to them. */
+        final List<String> lines = new CopyOnWriteArrayList<>();
 
         Running(MadTransport t, SmConfig cfg, String name) {
             SmLog log = new SmLog() {
