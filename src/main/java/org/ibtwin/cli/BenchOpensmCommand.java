@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.RandomAccessFile;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -30,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -70,7 +72,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     private static final int SLOTS = 10;
     private static final String READY = "Network simulator ready.";
     /** Twin runs so far in this JVM: each local-mode endpoint's name is its own. */
-    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger RUNS = new AtomicInteger();
     private static final Pattern LOG_TIME = Pattern.compile("^(\\w{3}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) ");
 
     @Spec
@@ -146,6 +148,10 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         err = spec.commandLine().getErr();
         if (timeout < 1) {
             throw new IllegalArgumentException("--timeout must be >= 1");
+        }
+        if (local && !IbsimServer.socketImplementation().equals("libc")) {
+            throw new IllegalArgumentException("--local: the twin serves ibsim's local mode on a JDK 22 or later on "
+                    + "Linux only (this is " + Runtime.version().feature() + ")");
         }
         Path opensm = executable("opensm").orElseThrow(() -> new IllegalArgumentException(
                 "opensm not found (install opensm)"));
@@ -605,7 +611,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     static long[] gcTotals() {
         long n = 0;
         long ms = 0;
-        for (java.lang.management.GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
             n += Math.max(0, b.getCollectionCount());
             ms += Math.max(0, b.getCollectionTime());
         }

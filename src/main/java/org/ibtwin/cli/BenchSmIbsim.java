@@ -142,8 +142,8 @@ final class BenchSmIbsim {
             return new Row(hosts(f), f.switches().size(), "opensm", 0, -1, 0, false, sim.note());
         }
         try {
-            BenchOpensmCommand.OpensmRun r = runner.opensm(opensm, so, sim.endpoint(), TopologyWriter.id(f.cas().get(0)),
-                    dir, sim.process());
+            BenchOpensmCommand.OpensmRun r = runner.opensm(opensm, so, sim.endpoint(),
+                    TopologyWriter.id(f.cas().get(0)), dir, sim.process());
             boolean up = r.launchToUp() >= 0;
             return new Row(hosts(f), f.switches().size(), "opensm", sim.readySeconds(), r.launchToUp(), -1, up,
                     r.note());

@@ -29,10 +29,10 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code --script}, when given). Traps are resent by a {@link TrapTimer}.
  */
 @Command(name = "sim", mixinStandardHelpOptions = true,
-        description = "Run the twin with its ibsim endpoint (UDP, loopback) and a console.",
+        description = "Run the twin with its ibsim endpoint (UDP on loopback, or ibsim's local mode) and a console.",
         footer = {"", "Attach real programs with LD_PRELOAD=libumad2sim.so IBSIM_SERVER_NAME=127.0.0.1 "
-                + "IBSIM_SERVER_PORT=<port>;", "with --local, LD_PRELOAD=libumad2sim.so alone (and IBSIM_SOCKNAME=<name> "
-                + "for a name other than sim).", "",
+                + "IBSIM_SERVER_PORT=<port>;",
+            "with --local, LD_PRELOAD=libumad2sim.so alone (and IBSIM_SOCKNAME=<name> for a name other than sim).", "",
             "Console: ibsim's Link, Unlink, ReLink, Error, PerformanceSet, Route, Dump, Attached, X, Wait, Help, Quit,",
             "and flap, cable, down, up, reboot, ethernet, infiniband, kill-sm, clients, counters, traps, source",
             "(Help lists them with their arguments)."})
@@ -44,7 +44,7 @@ public final class SimCommand implements Callable<Integer> {
     String fabric;
 
     @Option(names = {"-p", "--port"}, defaultValue = "7070",
-            description = "UDP control port; clients use the next ten (default: ${DEFAULT-VALUE}).")
+            description = "UDP control port; clients use the next ten (default: ${DEFAULT-VALUE}; not with --local).")
     int port;
 
     @Option(names = "--local", arity = "0..1", paramLabel = "<name>", fallbackValue = "",
@@ -127,19 +127,13 @@ public final class SimCommand implements Callable<Integer> {
     /** {@code --local}'s name, else {@code IBSIM_SOCKNAME}, else ibsim's default. */
     private String localName() {
         String name = !local.isEmpty() ? local : System.getenv("IBSIM_SOCKNAME");
-        name = name == null || name.isEmpty() ? "sim" : name;
-        if (name.length() > IbsimServer.MAX_BASENAME || name.indexOf('\0') >= 0
-                || !StandardCharsets.US_ASCII.newEncoder().canEncode(name)) {
-            throw new IllegalArgumentException("--local: bad socket name \"" + name + "\" (1 to "
-                    + IbsimServer.MAX_BASENAME + " ASCII characters)");
-        }
-        return name;
+        return name == null || name.isEmpty() ? "sim" : name;
     }
 
     private static void startLocal(IbsimServer server, String name) throws IOException {
         try {
             server.startLocal(name);
-        } catch (UnsupportedOperationException | BindException e) {
+        } catch (UnsupportedOperationException | IllegalArgumentException | BindException e) {
             throw new IllegalArgumentException("--local: " + e.getMessage(), e);
         }
     }

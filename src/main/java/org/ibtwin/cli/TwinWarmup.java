@@ -101,12 +101,13 @@ final class TwinWarmup {
     /**
      * Warms through {@code endpoint} (which must have been made with {@link #attachPoint}) until {@code budget} is
      * spent, then on until the JIT settles: until a whole pass goes by with the compiler threads (almost) idle, or
-     * another {@code budget} is spent; whatever the budget, the SM's sweep and one replay of it. The first pass is ibtwin's SM sweeping a fresh scratch twin, every SMP it and
-     * {@link #echoOthers} send recorded; each later pass replays those SMPs, four in flight, to a fresh scratch twin,
-     * so that the compilers work on the twin's code, not on the SM's. Each pass is a client of its own, connected and
-     * disconnected as a real SM is, so that the endpoint's connect and disconnect paths (a slot's socket replaced
-     * under its blocked thread) are compiled with the rest: were only the last disconnect to take them, the code it
-     * deoptimises would be recompiled during the next real SM's sweep.
+     * another {@code budget} is spent; whatever the budget, the SM's sweep and one replay of it. The first pass is
+     * ibtwin's SM sweeping a fresh scratch twin, every SMP it and {@link #echoOthers} send recorded; each later pass
+     * replays those SMPs, four in flight, to a fresh scratch twin, so that the compilers work on the twin's code, not
+     * on the SM's. Each pass is a client of its own, connected and disconnected as a real SM is, so that the endpoint's
+     * connect and disconnect paths (a slot's socket replaced under its blocked thread) are compiled with the rest: were
+     * only the last disconnect to take them, the code it deoptimises would be recompiled during the next real SM's
+     * sweep.
      */
     Result run(IbsimServer endpoint, Duration budget) {
         long t0 = System.nanoTime();

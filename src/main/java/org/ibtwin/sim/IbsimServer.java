@@ -3,12 +3,10 @@ package org.ibtwin.sim;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.BindException;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
 import java.net.SocketAddress;
-import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
@@ -99,9 +97,9 @@ import org.ibtwin.transport.MadAddress;
  * and MAD round trips are what an SM's sweep waits on. MADs for a client are written from whichever thread calls its
  * sink (the twin's). A slot's socket is connected to its client while it has one; CONNECT and DISCONNECT replace the
  * socket by a fresh one at the same port (a socket cannot be connected while a thread waits in its receive), which
- * also discards whatever strangers left in it. The data sockets are {@link SlotSocket}s: on a JDK 22+ on Linux they
- * call the C library straight (a datagram costs the system call and little else), elsewhere they are blocking
- * {@link DatagramChannel}s; the control socket, off the MADs' path, is a channel everywhere.
+ * also discards whatever strangers left in it. All the sockets, the control socket's too, are {@link SlotSocket}s: on
+ * a JDK 22+ on Linux they call the C library straight (a datagram costs the system call and little else), elsewhere
+ * they are blocking {@link DatagramChannel}s.
  */
 public final class IbsimServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(IbsimServer.class.getName());
@@ -284,15 +282,15 @@ public final class IbsimServer implements AutoCloseable {
      * {@code <basename>:in<pid>}. Needs C-library sockets (a JDK 22+ on Linux).
      *
      * @throws BindException when one of the names is taken (another ibsim or twin serves that basename)
+     * @throws IllegalArgumentException when {@code basename} is no socket name (its clients' names must fit)
      * @throws UnsupportedOperationException on a JVM without C-library sockets
      */
     public void startLocal(String basename) throws IOException {
         Objects.requireNonNull(basename, "basename");
-        if (basename.isEmpty() || basename.length() > MAX_BASENAME) {
-            throw new IllegalArgumentException("local basename of " + basename.length() + " characters: 1 to "
-                    + MAX_BASENAME);
+        if (basename.length() > MAX_BASENAME || !LocalAddress.isName(basename)) {
+            throw new IllegalArgumentException("bad socket name \"" + basename + "\" (1 to " + MAX_BASENAME
+                    + " ASCII characters, no NUL)");
         }
-        new LocalAddress(basename + ":in" + Integer.MAX_VALUE);   // the longest name it will use: checks the rest
         synchronized (lifecycle) {
             checkStartable();
             List<SocketAddress> names = new ArrayList<>();
@@ -332,18 +330,9 @@ public final class IbsimServer implements AutoCloseable {
         }
     }
 
-    /**
-     * A socket of the bind address's own family: an IPv4 socket for an IPv4 address, where the JDK's default would be
-     * an IPv6 socket carrying IPv4-mapped traffic, a longer way through the kernel for every datagram.
-     */
-    private static DatagramChannel open(InetAddress bind) throws IOException {
-        return DatagramChannel.open(bind instanceof Inet4Address ? StandardProtocolFamily.INET
-                : StandardProtocolFamily.INET6);
-    }
-
     /** A port the system hands out now (free a moment ago). */
     private static int ephemeralPort(InetAddress bind) throws IOException {
-        try (DatagramChannel probe = open(bind)) {
+        try (DatagramChannel probe = SlotSocket.Nio.channel(bind)) {
             probe.bind(new InetSocketAddress(bind, 0));
             return ((InetSocketAddress) probe.getLocalAddress()).getPort();
         }

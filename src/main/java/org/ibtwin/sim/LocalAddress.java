@@ -24,13 +24,17 @@ public final class LocalAddress extends SocketAddress {
     /** {@code name}: 1 to {@value #MAX_NAME} bytes of US-ASCII, without NUL. */
     public LocalAddress(String name) {
         Objects.requireNonNull(name, "name");
-        byte[] b = name.getBytes(StandardCharsets.US_ASCII);
-        if (b.length == 0 || b.length > MAX_NAME || name.indexOf('\0') >= 0
-                || !StandardCharsets.US_ASCII.newEncoder().canEncode(name)) {
+        if (!isName(name)) {
             throw new IllegalArgumentException("bad abstract socket name \"" + name + "\": 1 to " + MAX_NAME
                     + " ASCII characters, no NUL");
         }
         this.name = name;
+    }
+
+    /** Whether {@code s} can name an abstract socket: 1 to {@value #MAX_NAME} US-ASCII characters, no NUL. */
+    public static boolean isName(String s) {
+        return !s.isEmpty() && s.length() <= MAX_NAME && s.indexOf('\0') < 0
+                && StandardCharsets.US_ASCII.newEncoder().canEncode(s);
     }
 
     public String name() {

@@ -134,8 +134,16 @@ interface SlotSocket extends Closeable {
         }
 
         static Nio open(InetAddress family) throws IOException {
-            return new Nio(DatagramChannel.open(family instanceof Inet4Address ? StandardProtocolFamily.INET
-                    : StandardProtocolFamily.INET6));
+            return new Nio(channel(family));
+        }
+
+        /**
+         * A channel of the address's own family: an IPv4 one for an IPv4 address, where the JDK's default would be an
+         * IPv6 socket carrying IPv4-mapped traffic, a longer way through the kernel for every datagram.
+         */
+        static DatagramChannel channel(InetAddress family) throws IOException {
+            return DatagramChannel.open(family instanceof Inet4Address ? StandardProtocolFamily.INET
+                    : StandardProtocolFamily.INET6);
         }
 
         @Override
