@@ -79,7 +79,7 @@ public final class FatTreeEngine implements RoutingEngine {
             return new Declined("not a fat tree: no up/down path " + bad);
         }
         // d-mod-k: CA LIDs numbered in leaf order, then port, then LID
-        int[] index = caIndex(g);
+        int[] index = caIndex(g, level, top);
         int[] typicalUps = new int[top + 1];
         for (int s = 0; s < n; s++) {
             typicalUps[level[s]] = Math.max(typicalUps[level[s]], ups[s]);
@@ -111,18 +111,85 @@ public final class FatTreeEngine implements RoutingEngine {
                 + "between top switches left out"));
     }
 
-    /** For each LID, its number among the CA LIDs sorted by (leaf, port, LID); -1 for switch LIDs and unused. */
-    private static int[] caIndex(SwitchGraph g) {
+    /**
+     * For each LID, its number among the CA LIDs sorted by (leaf, port, LID), the leaves in {@link #leafOrder}; -1
+     * for switch LIDs and unused.
+     */
+    private static int[] caIndex(SwitchGraph g, int[] level, int top) {
+        int[] leafRank = leafOrder(g, level, top);
         int[] idx = new int[g.top() + 1];
         Arrays.fill(idx, -1);
         Integer[] lids = IntStream.rangeClosed(1, g.top())
                 .filter(l -> g.destSwitch(l) >= 0 && g.isCaLid(l)).boxed().toArray(Integer[]::new);
-        Arrays.sort(lids, Comparator.<Integer>comparingInt(g::destSwitch).thenComparingInt(g::destPort)
-                .thenComparingInt(l -> l));
+        Arrays.sort(lids, Comparator.<Integer>comparingInt(l -> leafRank[g.destSwitch(l)])
+                .thenComparingInt(g::destPort).thenComparingInt(l -> l));
         for (int j = 0; j < lids.length; j++) {
             idx[lids[j]] = j;
         }
         return idx;
+    }
+
+    /**
+     * The rank of each leaf in the order d-mod-k numbers them: the leaves under one subtree (the switches joined by
+     * links below level l, for every l under the top) are consecutive, so that the destinations a switch reaches
+     * down are a whole number of d-mod-k cycles and those it sends up spread evenly over its up ports. Subtrees,
+     * and the leaves within the smallest ones, go by their least GUID: the order is the fabric's, not the order
+     * the SM happened to discover the switches in. -1 for switches that are not leaves.
+     */
+    private static int[] leafOrder(SwitchGraph g, int[] level, int top) {
+        int n = g.switches();
+        // least[l][s]: the least leaf GUID of the subtree holding s below level l + 1 (switches of levels 0..l)
+        long[][] least = new long[Math.max(0, top - 1)][];
+        for (int l = 1; l < top; l++) {
+            int[] root = new int[n];
+            for (int s = 0; s < n; s++) {
+                root[s] = s;
+            }
+            for (int s = 0; s < n; s++) {
+                for (int p = 1; p <= g.numPorts(s) && level[s] <= l; p++) {
+                    int m = g.neighbour(s, p);
+                    if (m >= 0 && level[m] <= l) {
+                        root[find(root, s)] = find(root, m);
+                    }
+                }
+            }
+            long[] min = new long[n];
+            Arrays.fill(min, -1L);   // the greatest unsigned value
+            for (int s = 0; s < n; s++) {
+                int r = find(root, s);
+                if (level[s] == 0 && Long.compareUnsigned(g.guid(s), min[r]) < 0) {
+                    min[r] = g.guid(s);
+                }
+            }
+            least[l - 1] = new long[n];
+            for (int s = 0; s < n; s++) {
+                least[l - 1][s] = min[find(root, s)];
+            }
+        }
+        Integer[] leaves = IntStream.range(0, n).filter(s -> level[s] == 0).boxed().toArray(Integer[]::new);
+        Arrays.sort(leaves, (a, b) -> {
+            for (int l = least.length - 1; l >= 0; l--) {
+                int c = Long.compareUnsigned(least[l][a], least[l][b]);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return Long.compareUnsigned(g.guid(a), g.guid(b));
+        });
+        int[] rank = new int[n];
+        Arrays.fill(rank, -1);
+        for (int i = 0; i < leaves.length; i++) {
+            rank[leaves[i]] = i;
+        }
+        return rank;
+    }
+
+    private static int find(int[] root, int s) {
+        while (root[s] != s) {
+            root[s] = root[root[s]];
+            s = root[s];
+        }
+        return s;
     }
 
     private static boolean any(boolean[] b) {

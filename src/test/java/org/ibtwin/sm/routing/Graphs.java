@@ -26,7 +26,24 @@ final class Graphs {
     }
 
     static SwitchGraph of(Fabric f, int lmc) {
-        List<Node> switches = f.switches();
+        return of(f, lmc, null);
+    }
+
+    /**
+     * As an SM may number things: the switches, and the CA ports their LIDs are given in, in an order shuffled by
+     * {@code random} (discovery order varies from sweep to sweep).
+     */
+    static SwitchGraph shuffled(Fabric f, java.util.Random random) {
+        return of(f, 0, random);
+    }
+
+    private static SwitchGraph of(Fabric f, int lmc, java.util.Random random) {
+        List<Node> switches = new ArrayList<>(f.switches());
+        List<Node> caNodes = new ArrayList<>(f.cas());
+        if (random != null) {
+            java.util.Collections.shuffle(switches, random);
+            java.util.Collections.shuffle(caNodes, random);
+        }
         Map<Node, Integer> index = new HashMap<>();
         for (int i = 0; i < switches.size(); i++) {
             index.put(switches.get(i), i);
@@ -34,7 +51,7 @@ final class Graphs {
         int size = 1 << lmc;
         List<int[]> cas = new ArrayList<>();   // base, switch, port
         int next = switches.size() + 1;
-        for (Node ca : f.cas()) {
+        for (Node ca : caNodes) {
             for (int p = 1; p <= ca.numPorts(); p++) {
                 Port port = ca.port(p);
                 if (!linked(port) || !index.containsKey(port.remote().node())) {

@@ -124,7 +124,10 @@ class RoutingEnginesTest {
         }
     }
 
-    /** The most flows any switch-to-switch channel carries in the shift permutation i -> i + k, over every k. */
+    /**
+     * The most flows any switch-to-switch channel carries in the shift permutation i -> i + k, over every k; the CAs
+     * numbered as they are cabled (by their switch's GUID, then port), whatever their LIDs.
+     */
     private static int worstShiftContention(SwitchGraph g, Lfts l) {
         List<Integer> lids = new java.util.ArrayList<>();
         for (int lid = 1; lid <= g.top(); lid++) {
@@ -132,6 +135,8 @@ class RoutingEnginesTest {
                 lids.add(lid);
             }
         }
+        lids.sort(java.util.Comparator.<Integer>comparingLong(lid -> g.guid(g.destSwitch(lid)))
+                .thenComparingInt(g::destPort));
         int n = lids.size();
         int worst = 0;
         for (int k = 1; k < n; k++) {
@@ -155,6 +160,33 @@ class RoutingEnginesTest {
             SwitchGraph g = Graphs.of(FatTree.build(spec));
             assertThat(worstShiftContention(g, routed(new FatTreeEngine(), g).lfts())).as(spec.toString())
                     .isEqualTo(1);
+        }
+    }
+
+    /**
+     * The SM numbers switches and gives out LIDs in discovery order, which varies from sweep to sweep: on full fat
+     * trees, whatever the order, ftree and minhop load every up port of a level alike, and ftree still runs shift
+     * all-to-all without contention.
+     */
+    @Test
+    void fullFatTreesBalanceInAnyDiscoveryOrder() {
+        java.util.Random random = new java.util.Random(4);
+        for (FatTreeSpec spec : List.of(FatTreeSpec.of(3, 8, 64), FatTreeSpec.of(3, 8, 128),
+                FatTreeSpec.of(2, 16, 64))) {
+            Fabric f = FatTree.build(spec);
+            for (int round = 0; round < 25; round++) {
+                SwitchGraph g = Graphs.shuffled(f, random);
+                for (RoutingEngine e : List.of(new FatTreeEngine(), new MinHopEngine())) {
+                    RoutingBalance b = RoutingBalance.of(g, routed(e, g).lfts());
+                    for (int level : b.levels()) {
+                        assertThat(b.levelStats(level, true).spread()).as("%s on %s, round %d, level %d up: %s",
+                                e.name(), spec, round, level, b.levelStats(level, true)).isZero();
+                    }
+                }
+                if (spec.hosts() == 128 && round < 3) {
+                    assertThat(worstShiftContention(g, routed(new FatTreeEngine(), g).lfts())).isEqualTo(1);
+                }
+            }
         }
     }
 
