@@ -124,7 +124,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     record Run(String side, int hosts, int switches, double loadSeconds, double readySeconds, int exit,
                double launchToExit, double launchToUp, double logFirstToUp, int casWithLid, int twinCasWithLid,
                int errLines, long opensmRssKb, long ibsimRssKb, long heapAfterLoad, long heapPeak, double simCpu,
-               double jitCpu, String gc, String note) {
+               double jitCpu, String gc, long bytesPerMad, String note) {
     }
 
     /**
@@ -296,6 +296,10 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         long jit1;
         long[] gc0;
         long[] gc1;
+        long alloc0;
+        long alloc1;
+        long mads0;
+        long mads1;
         TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
         String sockname = local ? "ibtwin-bench-" + ProcessHandle.current().pid() + "-twin-" + RUNS.incrementAndGet()
                 : null;
@@ -306,10 +310,14 @@ public final class BenchOpensmCommand implements Callable<Integer> {
             cpu0 = cpuSeconds(ProcessHandle.current());
             jit0 = JitActivity.compilerCpuNanos();
             gc0 = gcTotals();
+            alloc0 = allocatedBytes();
+            mads0 = twin.processed();
             r = opensm(opensm, so, at, simHost, dir, null);
             cpu1 = cpuSeconds(ProcessHandle.current());
             jit1 = JitActivity.compilerCpuNanos();
             gc1 = gcTotals();
+            alloc1 = allocatedBytes();
+            mads1 = twin.processed();
         }
         long heapPeak = peakHeap();
         int twinLids = 0;
@@ -321,7 +329,8 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         int withLid = casWithLid(f, dir.resolve("guid2lid"));
         return new Run("twin", s.hosts(), f.switches().size(), load, ready, r.exit, r.launchToExit, r.launchToUp,
                 r.logFirstToUp, withLid, twinLids, r.errLines, r.rssKb, 0, heapAfterLoad, heapPeak, cpu1 - cpu0,
-                (jit1 - jit0) / 1e9, (gc1[0] - gc0[0]) + "/" + (gc1[1] - gc0[1]), r.note);
+                (jit1 - jit0) / 1e9, (gc1[0] - gc0[0]) + "/" + (gc1[1] - gc0[1]),
+                alloc0 < 0 || alloc1 < 0 || mads1 == mads0 ? -1 : (alloc1 - alloc0) / (mads1 - mads0), r.note);
     }
 
     private Run ibsim(FatTreeSpec s, Path topo, Path dir, Path opensm, Path so, Path ibsim) throws Exception {
@@ -330,7 +339,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         RealIbsim sim = startIbsim(ibsim, f, topo, dir);
         if (sim.process() == null) {
             return new Run("ibsim", s.hosts(), f.switches().size(), 0, 0, -1, 0, -1, -1, 0, -1, 0, 0, 0, 0, 0, -1, -1,
-                    "-", sim.note());
+                    "-", -1, sim.note());
         }
         OpensmRun r;
         long ibsimRss;
@@ -345,7 +354,8 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         }
         int withLid = casWithLid(f, dir.resolve("guid2lid"));
         return new Run("ibsim", s.hosts(), f.switches().size(), 0, sim.readySeconds(), r.exit, r.launchToExit,
-                r.launchToUp, r.logFirstToUp, withLid, -1, r.errLines, r.rssKb, ibsimRss, 0, 0, cpu, -1, "-", r.note);
+                r.launchToUp, r.logFirstToUp, withLid, -1, r.errLines, r.rssKb, ibsimRss, 0, 0, cpu, -1, "-", -1,
+                r.note);
     }
 
     /** Where libumad2sim finds a simulator: a UDP control port on loopback, or a local-mode basename. */
@@ -592,19 +602,21 @@ public final class BenchOpensmCommand implements Callable<Integer> {
 
     private static String header() {
         return String.format(Locale.ROOT,
-                "%-6s %7s %6s %8s %8s %5s %9s %9s %9s %12s %8s %9s %9s %9s %9s %8s %8s %8s  %s",
+                "%-6s %7s %6s %8s %8s %5s %9s %9s %9s %12s %8s %9s %9s %9s %9s %8s %8s %8s %6s  %s",
                 "side", "CAs", "sw", "load_s", "ready_s", "exit", "launch_up", "log_up", "launch_ex", "CAs_w/LID",
-                "ERRs", "osm_RSS", "sim_RSS", "heap_load", "heap_peak", "sim_cpu", "jit_cpu", "gc_n/ms", "note");
+                "ERRs", "osm_RSS", "sim_RSS", "heap_load", "heap_peak", "sim_cpu", "jit_cpu", "gc_n/ms", "B/MAD",
+                "note");
     }
 
     private static String row(Run r) {
         return String.format(Locale.ROOT,
-                "%-6s %7d %6d %8.2f %8.2f %5d %9.2f %9.2f %9.2f %12s %8d %9s %9s %9s %9s %8s %8s %8s  %s",
+                "%-6s %7d %6d %8.2f %8.2f %5d %9.2f %9.2f %9.2f %12s %8d %9s %9s %9s %9s %8s %8s %8s %6s  %s",
                 r.side(), r.hosts(), r.switches(), r.loadSeconds(), r.readySeconds(), r.exit(), r.launchToUp(),
                 r.logFirstToUp(), r.launchToExit(), r.casWithLid() + (r.twinCasWithLid() >= 0 ? "/" + r.twinCasWithLid()
                         : ""), r.errLines(), mib(r.opensmRssKb() * 1024), r.ibsimRssKb() > 0
                         ? mib(r.ibsimRssKb() * 1024) : "-", r.heapAfterLoad() > 0 ? mib(r.heapAfterLoad()) : "-",
-                r.heapPeak() > 0 ? mib(r.heapPeak()) : "-", cpu(r.simCpu()), cpu(r.jitCpu()), r.gc(), r.note());
+                r.heapPeak() > 0 ? mib(r.heapPeak()) : "-", cpu(r.simCpu()), cpu(r.jitCpu()), r.gc(),
+                r.bytesPerMad() >= 0 ? Long.toString(r.bytesPerMad()) : "-", r.note());
     }
 
     /** The JVM's garbage collections so far and the milliseconds they took, all collectors together. */
@@ -616,6 +628,15 @@ public final class BenchOpensmCommand implements Callable<Integer> {
             ms += Math.max(0, b.getCollectionTime());
         }
         return new long[] {n, ms};
+    }
+
+    /** Bytes the JVM's threads have allocated so far; -1 where the JVM does not say. */
+    static long allocatedBytes() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+                && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled()) {
+            return t.getTotalThreadAllocatedBytes();
+        }
+        return -1;
     }
 
     private static String cpu(double seconds) {
