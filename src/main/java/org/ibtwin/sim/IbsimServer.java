@@ -174,6 +174,8 @@ public final class IbsimServer implements AutoCloseable {
         volatile boolean sm;
         volatile int lid;
         volatile boolean gone;
+        /** The address of this client's last MAD (its slot's thread only). */
+        MadAddress lastTo;
 
         Session(Slot slot, SocketAddress peer, SocketAddress ctlPeer, byte[] request, Attachment attachment,
                 int qp, boolean sm) {
@@ -197,6 +199,12 @@ public final class IbsimServer implements AutoCloseable {
             return pi;
         }
 
+        /** It writes the MAD to its client's socket before returning, keeping nothing of the array. */
+        @Override
+        public boolean borrows() {
+            return true;
+        }
+
         @Override
         public void receive(byte[] mad, MadAddress from) {
             if (gone) {
@@ -204,8 +212,7 @@ public final class IbsimServer implements AutoCloseable {
             }
             try {
                 int dlid = from.lid() == PERMISSIVE ? PERMISSIVE : lid;
-                toClient(this, new IbsimWire.Header(dlid, from.lid(), gsiQp(mad), from.qpn(), 0,
-                        IbsimWire.madLength(mad)), mad);
+                toClient(this, dlid, from.lid(), gsiQp(mad), from.qpn(), 0, IbsimWire.madLength(mad), mad);
             } catch (RuntimeException e) {
                 drop("MAD for client %d not sent: %s", slot.index, e.getMessage());
             }
@@ -218,8 +225,8 @@ public final class IbsimServer implements AutoCloseable {
             }
             try {
                 int slid = to.lid() == PERMISSIVE ? PERMISSIVE : lid;
-                toClient(this, new IbsimWire.Header(to.lid(), slid, to.qpn(), gsiQp(mad),
-                        IbsimWire.STATUS_TIMEOUT, IbsimWire.MAD_SIZE), mad);
+                toClient(this, to.lid(), slid, to.qpn(), gsiQp(mad), IbsimWire.STATUS_TIMEOUT, IbsimWire.MAD_SIZE,
+                        mad);
             } catch (RuntimeException e) {
                 drop("bounce for client %d not sent: %s", slot.index, e.getMessage());
             }
@@ -923,18 +930,23 @@ public final class IbsimServer implements AutoCloseable {
                     IbsimWire.REQUEST_SIZE);
             return;
         }
-        IbsimWire.Header h = IbsimWire.decodeHeader(in);
         byte[] mad = s.slot.in;
         in.get(in.position() + IbsimWire.MAD_OFFSET, mad);
         if (!IbsimWire.isResponse(mad)) {
             IbsimWire.setTid(mad, IbsimWire.serverTid(IbsimWire.tid(mad), s.slot.index));
         }
-        int dqp = h.dqp();
+        int dqp = IbsimWire.dqp(in);
         if (dqp < 0 || dqp > 0xffffff) {
             drop("MAD from client %d to QP 0x%x: dropped", s.slot.index, dqp);
             return;
         }
-        MadAddress to = new MadAddress(h.dlid(), dqp, dqp == 0 ? 0 : MadAddress.GSI_QKEY, 0, 0);
+        MadAddress to = s.lastTo;
+        int dlid = IbsimWire.dlid(in);
+        if (to == null || to.lid() != dlid || to.qpn() != dqp) {
+            // a client sends to few addresses (every directed-route SMP to the permissive LID): keep the last one
+            to = new MadAddress(dlid, dqp, dqp == 0 ? 0 : MadAddress.GSI_QKEY, 0, 0);
+            s.lastTo = to;
+        }
         try {
             s.attachment.send(mad, to);
         } catch (RuntimeException e) {
@@ -946,7 +958,7 @@ public final class IbsimServer implements AutoCloseable {
      * Writes a MAD message to the session's client, unless it has gone. Any thread; never blocks. The message is put
      * together in the slot's own direct buffer, which the socket sends from as it is.
      */
-    private void toClient(Session s, IbsimWire.Header h, byte[] mad) {
+    private void toClient(Session s, int dlid, int slid, int dqp, int sqp, int status, long length, byte[] mad) {
         Slot slot = s.slot;
         synchronized (slot) {
             if (slot.session != s) {
@@ -954,7 +966,7 @@ public final class IbsimServer implements AutoCloseable {
             }
             ByteBuffer out = slot.out;
             out.clear();
-            IbsimWire.putRequest(out, h, mad);
+            IbsimWire.putRequest(out, dlid, slid, dqp, sqp, status, length, mad);
             out.flip();
             try {
                 if (slot.channel.write(out) == 0) {

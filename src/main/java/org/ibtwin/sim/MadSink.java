@@ -6,10 +6,19 @@ import org.ibtwin.transport.MadAddress;
 @FunctionalInterface
 public interface MadSink {
     /**
-     * @param mad  the 256 bytes, owned by the receiver
+     * @param mad  the 256 bytes, owned by the receiver (lent for the call only when it {@link #borrows})
      * @param from the sender: its LID (SLID), QP and the rest of the umad address
      */
     void receive(byte[] mad, MadAddress from);
+
+    /**
+     * Whether {@link #receive} only reads the array during the call and keeps nothing of it: the twin may then lend
+     * its own buffer instead of a copy (a sink that writes each MAD out at once, as the ibsim endpoint does, saves
+     * an allocation per MAD). False by default: the sink owns what it receives.
+     */
+    default boolean borrows() {
+        return false;
+    }
 
     /**
      * The twin could not deliver a MAD this port sent (no route, a down or unknown port, nobody to take a request,

@@ -716,12 +716,13 @@ public final class Twin {
         return -1;
     }
 
-    /** Hands a copy of {@code w} to an attachment's sink. */
+    /** Hands {@code w} to an attachment's sink: a copy, unless the sink only borrows it for the call. */
     void deliver(TwinAttachment a, byte[] w, MadAddress from) {
         delivered++;
-        byte[] copy = Arrays.copyOf(w, 256);
+        MadSink sink = a.sink;
+        byte[] mad = sink.borrows() && w.length == 256 ? w : Arrays.copyOf(w, 256);
         try {
-            a.sink.receive(copy, from);
+            sink.receive(mad, from);
         } catch (RuntimeException e) {
             sinkFailures++;
         }

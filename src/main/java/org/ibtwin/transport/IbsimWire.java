@@ -132,6 +132,8 @@ public final class IbsimWire {
     public static final int TYPE_GET_PKEYS = 10;
 
     private static final ByteOrder HOST = ByteOrder.LITTLE_ENDIAN;
+    private static final java.lang.invoke.VarHandle BE_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final long LOW48 = 0xFFFF_FFFF_FFFFL;
 
     private IbsimWire() {
@@ -242,12 +244,18 @@ public final class IbsimWire {
      * it leaves after the message: for a caller that sends from a buffer of its own.
      */
     public static void putRequest(ByteBuffer b, Header h, byte[] mad) {
+        putRequest(b, h.dlid(), h.slid(), h.dqp(), h.sqp(), h.status(), h.length(), mad);
+    }
+
+    /** {@link #putRequest(ByteBuffer, Header, byte[])} with the header's fields one by one. */
+    public static void putRequest(ByteBuffer b, int dlid, int slid, int dqp, int sqp, int status, long length,
+                                  byte[] mad) {
         if (mad.length != MAD_SIZE) {
             throw new IllegalArgumentException("MAD of " + mad.length + " bytes, expected " + MAD_SIZE);
         }
-        putLid(b, h.dlid());
-        putLid(b, h.slid());
-        b.putInt(h.dqp()).putInt(h.sqp()).putInt(h.status()).putInt(0).putLong(h.length()).put(mad);
+        putLid(b, dlid);
+        putLid(b, slid);
+        b.putInt(dqp).putInt(sqp).putInt(status).putInt(0).putLong(length).put(mad);
     }
 
     /**
@@ -281,9 +289,18 @@ public final class IbsimWire {
             throw new IllegalArgumentException("MAD message of " + b.remaining() + " bytes, expected " + REQUEST_SIZE);
         }
         int at = b.position();
-        int dlid = Short.toUnsignedInt(b.getShort(at));
-        int slid = Short.toUnsignedInt(b.getShort(at + 4));
-        return new Header(dlid, slid, b.getInt(at + 8), b.getInt(at + 12), b.getInt(at + 16), b.getLong(at + 24));
+        return new Header(dlid(b), Short.toUnsignedInt(b.getShort(at + 4)), dqp(b), b.getInt(at + 12),
+                b.getInt(at + 16), b.getLong(at + 24));
+    }
+
+    /** The destination LID of the MAD message at {@code b}'s position (big-endian buffer, as {@link #decodeHeader}). */
+    public static int dlid(ByteBuffer b) {
+        return Short.toUnsignedInt(b.getShort(b.position()));
+    }
+
+    /** The destination QP of the MAD message at {@code b}'s position (big-endian buffer, as {@link #decodeHeader}). */
+    public static int dqp(ByteBuffer b) {
+        return b.getInt(b.position() + 8);
     }
 
     /** The 256-byte MAD of a MAD message. */
@@ -303,12 +320,12 @@ public final class IbsimWire {
 
     /** The TID of a MAD (offset 8, big-endian). */
     public static long tid(byte[] mad) {
-        return ByteBuffer.wrap(mad).getLong(8);
+        return (long) BE_LONG.get(mad, 8);
     }
 
     /** Sets the TID of a MAD. */
     public static void setTid(byte[] mad, long tid) {
-        ByteBuffer.wrap(mad).putLong(8, tid);
+        BE_LONG.set(mad, 8, tid);
     }
 
     /** Whether the R bit (response) of the method byte is set. */

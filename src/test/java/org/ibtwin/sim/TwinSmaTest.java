@@ -421,6 +421,43 @@ class TwinSmaTest {
         assertThat(tids).containsExactly(1L, 2L, 3L);
     }
 
+    /**
+     * A sink owns the MADs it is given: later MADs leave them as they were. One that says it only borrows them is
+     * lent the twin's own buffer instead (no copy), which the next MAD overwrites.
+     */
+    @Test
+    void sinksOwnTheirMadsUnlessTheyBorrowThem() {
+        Fabric f = Shapes.singleSwitch(2, 8, LinkSpeed.EDR);
+        Twin twin = Twin.of(f);
+        for (boolean borrows : new boolean[] {false, true}) {
+            Attachment a = twin.attach(null, 0);
+            List<byte[]> got = new ArrayList<>();
+            List<Long> tidsAtReceipt = new ArrayList<>();
+            a.onReceive(new MadSink() {
+                @Override
+                public void receive(byte[] mad, MadAddress from) {
+                    got.add(mad);
+                    tidsAtReceipt.add(Smps.DR.get(mad, 0, "MadTRID"));
+                }
+
+                @Override
+                public boolean borrows() {
+                    return borrows;
+                }
+            });
+            for (long tid = 1; tid <= 3; tid++) {
+                a.send(Smps.drGet(tid, AttributeIds.NODE_INFO, 0, 1), MadAddress.directed());
+            }
+            assertThat(tidsAtReceipt).containsExactly(1L, 2L, 3L);
+            if (borrows) {
+                assertThat(got).allSatisfy(m -> assertThat(m).isSameAs(got.get(0)));
+            } else {
+                assertThat(got.stream().map(m -> Smps.DR.get(m, 0, "MadTRID")).toList()).containsExactly(1L, 2L, 3L);
+            }
+            a.detach();
+        }
+    }
+
     @Test
     void syncModelWritesTheTwinsStateBack() {
         Fabric f = Shapes.singleSwitch(1, 4, LinkSpeed.EDR);
