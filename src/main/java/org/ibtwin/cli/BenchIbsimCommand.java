@@ -24,17 +24,23 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code ibtwin bench ibsim}: round trips per second of directed-route SMPs through the ibsim client protocol, with
  * 1 and with 4 MADs in flight. Without {@code --ibsim} it starts a real {@code ibsim -r} of its own on loopback (a
- * small generated fat tree) and stops it afterwards.
+ * small generated fat tree), or with {@code --local} one in ibsim's local mode, and stops it afterwards.
+ * {@code --ibsim HOST:PORT} or {@code --ibsim @NAME} measures a running one (real ibsim, or {@code ibtwin sim}).
  */
 @Command(name = "ibsim", mixinStandardHelpOptions = true,
-        description = "Round trips per second to ibsim over UDP, 1 and 4 MADs in flight.")
+        description = "Round trips per second to ibsim (UDP, or its local mode), 1 and 4 MADs in flight.")
 public final class BenchIbsimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--ibsim", paramLabel = "<host:port>",
-            description = "A running ibsim -r to measure (default: start one on loopback).")
+    @Option(names = "--ibsim", paramLabel = "<host:port|@name>",
+            description = "A running ibsim -r (or ibtwin sim) to measure, or @name: one in local mode (default: start "
+                    + "one on loopback).")
     String server;
+
+    @Option(names = "--local", description = "Start ibsim in its local mode (unix sockets; no -r) instead; needs a "
+            + "JDK 22+ on Linux.")
+    boolean local;
 
     @Option(names = "--sim-host", paramLabel = "<node>", description = "Node to attach at (default: a CA).")
     String simHost;
@@ -52,30 +58,53 @@ public final class BenchIbsimCommand implements Callable<Integer> {
         Process ibsim = null;
         Path dir = null;
         String host = "127.0.0.1";
-        int port;
+        int port = 0;
+        String sockname = null;
         String attach = simHost;
+        if (server != null && local) {
+            throw new IllegalArgumentException("--local starts an ibsim of its own: give --local or --ibsim, not both");
+        }
         try {
             if (server == null) {
                 dir = Files.createTempDirectory("ibtwin-bench-ibsim");
                 Fabric f = FatTree.build(FatTreeSpec.of(2, 8, 16).withSpeed(LinkSpeed.HDR));
                 Path net = dir.resolve("bench.topo");
                 TopologyWriter.write(f, net);
-                port = freeUdpPort();
                 if (attach == null) {
                     attach = TopologyWriter.id(f.cas().get(0));
                 }
-                err.println("bench ibsim: starting ibsim -r -l " + port + " on a 16-host fat tree ...");
+                if (local) {
+                    sockname = "ibtwin-bench-ibsim-" + ProcessHandle.current().pid();
+                    err.println("bench ibsim: starting ibsim (local mode, " + sockname + ") on a 16-host fat tree ...");
+                } else {
+                    port = freeUdpPort();
+                    err.println("bench ibsim: starting ibsim -r -l " + port + " on a 16-host fat tree ...");
+                }
                 err.flush();
-                ibsim = startIbsim(net, port, dir);
+                ibsim = startIbsim(net, port, sockname, dir);
+            } else if (server.startsWith("@")) {
+                sockname = server.substring(1);
             } else {
                 int colon = server.lastIndexOf(':');
                 if (colon < 0) {
-                    throw new IllegalArgumentException("--ibsim: expected host:port, got '" + server + "'");
+                    throw new IllegalArgumentException("--ibsim: expected host:port or @name, got '" + server + "'");
                 }
                 host = server.substring(0, colon);
-                port = Integer.parseInt(server.substring(colon + 1));
+                try {
+                    port = Integer.parseInt(server.substring(colon + 1));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--ibsim: expected host:port or @name, got '" + server + "'");
+                }
             }
-            try (IbsimClient c = IbsimClient.connect(host, port, attach, false)) {
+            IbsimClient client;
+            try {
+                client = sockname != null
+                        ? IbsimClient.connectLocal(sockname, attach, false, IbsimClient.DEFAULT_CONNECT_TIMEOUT)
+                        : IbsimClient.connect(host, port, attach, false);
+            } catch (org.ibtwin.transport.MadTransportException e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
+            try (IbsimClient c = client) {
                 out.println("attached at " + c.attachedNode() + " (client " + c.clientId() + "), DR NodeInfo to the "
                         + "neighbour switch:");
                 for (int inFlight : new int[] {1, 4}) {
@@ -102,11 +131,16 @@ public final class BenchIbsimCommand implements Callable<Integer> {
         }
     }
 
-    private static Process startIbsim(Path net, int port, Path dir) throws IOException, InterruptedException {
+    /** ibsim on {@code net}: remote mode at {@code port}, or local mode when {@code sockname} is given. */
+    private static Process startIbsim(Path net, int port, String sockname, Path dir)
+            throws IOException, InterruptedException {
         Path log = dir.resolve("ibsim.out");
-        ProcessBuilder pb = new ProcessBuilder("ibsim", "-r", "-l", Integer.toString(port), "-s", "-n",
-                net.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("IBSIM_SOCKNAME", "ibtwin-bench-" + ProcessHandle.current().pid());
+        ProcessBuilder pb = new ProcessBuilder(sockname != null
+                ? java.util.List.of("ibsim", "-s", "-n", net.toString())
+                : java.util.List.of("ibsim", "-r", "-l", Integer.toString(port), "-s", "-n", net.toString()))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("IBSIM_SOCKNAME", sockname != null ? sockname
+                : "ibtwin-bench-" + ProcessHandle.current().pid());
         Process p;
         try {
             p = pb.start();

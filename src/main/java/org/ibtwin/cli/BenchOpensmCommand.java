@@ -305,7 +305,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
                 : null;
         try (IbsimServer server = startServer(warm.attachPoint(), sockname)) {
             Duration budget = Duration.ofMillis(Math.round(warmup * 1000));
-            ready = seconds((local ? warm.runBeside(budget) : warm.run(server, budget)).took().toNanos());
+            ready = seconds(warm.run(server, budget).took().toNanos());
             Endpoint at = local ? Endpoint.local(sockname) : Endpoint.udp(server.port());
             cpu0 = cpuSeconds(ProcessHandle.current());
             jit0 = JitActivity.compilerCpuNanos();

@@ -84,7 +84,7 @@ public final class SimCommand implements Callable<Integer> {
             if (local != null) {
                 String name = localName();
                 startLocal(server, name);
-                w = warm.runBeside(budget);
+                w = warm.run(server, budget);
                 where = String.format(Locale.ROOT, "local sockets @%s:ctl, @%s:out0..9 (IBSIM_SOCKNAME=%s)", name,
                         name, name);
             } else {

@@ -28,8 +28,9 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "sm", mixinStandardHelpOptions = true,
         description = "Run ibtwin's subnet manager at a running `ibsim -r` (or ibtwin sim): LIDs, routes, ports up.",
-        footer = {"", "Attaches at --ibsim HOST:PORT, else IBSIM_SERVER_NAME/IBSIM_SERVER_PORT (127.0.0.1:7070), at "
-                + "the node --sim-host or SIM_HOST names (else ibsim's first node), or at the port -g names."})
+        footer = {"", "Attaches at --ibsim HOST:PORT (or @NAME, an ibsim in local mode), else "
+                + "IBSIM_SERVER_NAME/IBSIM_SERVER_PORT (127.0.0.1:7070), else IBSIM_SOCKNAME, at the node --sim-host "
+                + "or SIM_HOST names (else ibsim's first node), or at the port -g names."})
 public final class SmCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -37,7 +38,8 @@ public final class SmCommand implements Callable<Integer> {
     @Mixin
     SmOptions sm;
 
-    @Option(names = "--ibsim", paramLabel = "HOST:PORT", description = "The ibsim to attach to.")
+    @Option(names = "--ibsim", paramLabel = "HOST:PORT", description = "The ibsim to attach to (@NAME: one in local "
+            + "mode).")
     String ibsim;
 
     @Option(names = "--sim-host", paramLabel = "NODE", description = "The node to attach at (default: SIM_HOST).")
@@ -132,8 +134,8 @@ public final class SmCommand implements Callable<Integer> {
         SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin sm", !quiet, true);
         try (IbsimClient t = client) {
             LocalPort lp = t.localPort();
-            log.info(String.format("ibtwin sm: attached at %s:%d node \"%s\" port %d (port GUID 0x%016x), priority %d, "
-                    + "routing %s", target.host(), target.port(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
+            log.info(String.format("ibtwin sm: attached at %s node \"%s\" port %d (port GUID 0x%016x), priority %d, "
+                    + "routing %s", target.address(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
                     priority, cfg.routingEngines()));
             SubnetManager manager = new SubnetManager(t, cfg, log);
             SmStateMachine machine = new SmStateMachine(manager, polling, key, log);
@@ -179,7 +181,7 @@ public final class SmCommand implements Callable<Integer> {
 
     private static IbsimClient connect(TransportOptions.Target target, String node, boolean sm) {
         try {
-            return IbsimClient.connect(target.host(), target.port(), node, sm, TransportOptions.CONNECT_TIMEOUT);
+            return target.connect(node, sm);
         } catch (MadTransportException e) {
             throw new IllegalArgumentException("cannot attach as SM to ibsim at " + target + (node == null ? ""
                     : " node \"" + node + "\"") + ": " + e.getMessage());

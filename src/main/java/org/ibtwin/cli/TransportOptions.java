@@ -9,8 +9,9 @@ import picocli.CommandLine.Option;
 /**
  * Where a diagnostic command finds the fabric, a picocli mixin every diag command shares: {@code --ibsim HOST:PORT},
  * or libumad2sim's environment ({@code IBSIM_SERVER_NAME}, default 127.0.0.1, and {@code IBSIM_SERVER_PORT}, default
- * 7070), attaches to a running {@code ibsim -r} as its client, at the node {@code --sim-host} or {@code SIM_HOST}
- * names (else ibsim's first node). {@code -C}/{@code -P} (CA name and port) are accepted, as the real tools take
+ * 7070), attaches to a running {@code ibsim -r} as its client; {@code --ibsim @NAME}, or {@code IBSIM_SOCKNAME}
+ * without the other two, to an ibsim in local mode of that name ({@code ibsim} without {@code -r}, or
+ * {@code ibtwin sim --local}); at the node {@code --sim-host} or {@code SIM_HOST} names (else ibsim's first node). {@code -C}/{@code -P} (CA name and port) are accepted, as the real tools take
  * them; a simulator client is one port, so they select nothing. With {@code --fabric FILE}, or with neither --ibsim
  * nor the environment, the tool attaches to an in-process twin of that fabric (default: the built-in one) brought up
  * by ibtwin's SM, at the node {@code --sim-host}/{@code SIM_HOST} names (else the first CA).
@@ -20,7 +21,8 @@ public final class TransportOptions {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     @Option(names = "--ibsim", paramLabel = "HOST:PORT",
-            description = "Attach to a running `ibsim -r` at HOST:PORT (default: IBSIM_SERVER_NAME/IBSIM_SERVER_PORT).")
+            description = "Attach to a running `ibsim -r` at HOST:PORT, or to an ibsim in local mode as @NAME "
+                    + "(default: IBSIM_SERVER_NAME/IBSIM_SERVER_PORT, else IBSIM_SOCKNAME).")
     String ibsim;
 
     @Option(names = "--fabric", paramLabel = "FILE",
@@ -46,18 +48,38 @@ public final class TransportOptions {
      * Where to attach: an ibsim server and the node to attach at (null: ibsim's default); or, when {@code host} is
      * null, an in-process twin of {@code fabric} (null: the built-in default fabric).
      */
-    public record Target(String host, int port, String simHost, String fabric) {
+    public record Target(String host, int port, String simHost, String fabric, String sockname) {
         public Target(String host, int port, String simHost) {
-            this(host, port, simHost, null);
+            this(host, port, simHost, null, null);
         }
 
         /** An in-process twin of {@code fabric} (null: the default fabric), attached at {@code simHost}. */
         static Target inProcess(String fabric, String simHost) {
-            return new Target(null, 0, simHost, fabric);
+            return new Target(null, 0, simHost, fabric, null);
+        }
+
+        /** An ibsim in local mode, its sockets named {@code sockname}. */
+        static Target local(String sockname, String simHost) {
+            return new Target(null, 0, simHost, null, sockname);
         }
 
         public boolean isInProcess() {
-            return host == null;
+            return host == null && sockname == null;
+        }
+
+        public boolean isLocal() {
+            return sockname != null;
+        }
+
+        /** Where the ibsim is, as its users write it: {@code host:port}, or {@code @name} in local mode. */
+        public String address() {
+            return isLocal() ? "@" + sockname : host + ":" + port;
+        }
+
+        /** Attaches there as a client at {@code node} (null: ibsim's default), as the port's SM when {@code sm}. */
+        public IbsimClient connect(String node, boolean sm) {
+            return isLocal() ? IbsimClient.connectLocal(sockname, node, sm, CONNECT_TIMEOUT)
+                    : IbsimClient.connect(host, port, node, sm, CONNECT_TIMEOUT);
         }
 
         @Override
@@ -65,7 +87,7 @@ public final class TransportOptions {
             if (isInProcess()) {
                 return "the in-process twin of " + (fabric == null ? "the default fabric" : fabric);
             }
-            return "ibsim at " + host + ":" + port;
+            return "ibsim at " + address();
         }
     }
 
@@ -87,6 +109,9 @@ public final class TransportOptions {
         }
         if (ibsim != null) {
             String s = ibsim.trim();
+            if (s.startsWith("@")) {
+                return Target.local(sockname(s.substring(1), "--ibsim " + ibsim), node);
+            }
             int colon = s.lastIndexOf(':');
             String host = colon < 0 ? "127.0.0.1" : s.substring(0, colon);
             String port = colon < 0 ? s : s.substring(colon + 1);
@@ -97,8 +122,10 @@ public final class TransportOptions {
         }
         String host = env.get("IBSIM_SERVER_NAME");
         String port = env.get("IBSIM_SERVER_PORT");
+        String sock = env.get("IBSIM_SOCKNAME");
         if (blank(host) && blank(port)) {
-            return Target.inProcess(null, node);
+            return blank(sock) ? Target.inProcess(null, node)
+                    : Target.local(sockname(sock.trim(), "IBSIM_SOCKNAME=" + sock), node);
         }
         return new Target(blank(host) ? "127.0.0.1" : host.trim(),
                 blank(port) ? 7070 : port(port.trim(), "IBSIM_SERVER_PORT=" + port), node);
@@ -110,7 +137,16 @@ public final class TransportOptions {
         if (t.isInProcess()) {
             return InProcessTwin.open(t.fabric(), t.simHost());
         }
-        return IbsimClient.connect(t.host(), t.port(), t.simHost(), false, CONNECT_TIMEOUT);
+        return t.connect(t.simHost(), false);
+    }
+
+    /** A local-mode ibsim's name, checked: {@code <name>:ctl} and its clients' names must be abstract names. */
+    private static String sockname(String s, String what) {
+        if (s.isEmpty() || !org.ibtwin.transport.LocalAddress.isName(s + ":in" + Integer.MAX_VALUE)) {
+            throw new IllegalArgumentException(what + ": not an ibsim socket name (1 to "
+                    + (org.ibtwin.transport.LocalAddress.MAX_NAME - 13) + " ASCII characters)");
+        }
+        return s;
     }
 
     private static int port(String s, String what) {

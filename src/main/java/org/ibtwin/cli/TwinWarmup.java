@@ -1,7 +1,5 @@
 package org.ibtwin.cli;
 
-import java.io.IOException;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -154,18 +152,12 @@ final class TwinWarmup {
         return new Result(Duration.ofNanos(System.nanoTime() - t0), passes, up, answered.get());
     }
 
-    /**
-     * {@link #run} through an endpoint of its own, UDP on loopback (the warm-up's client speaks UDP), closed after: for
-     * a served endpoint that client cannot reach, one in ibsim's local mode. The endpoint's code is the same.
-     */
-    Result runBeside(Duration budget) throws IOException {
-        try (IbsimServer udp = new IbsimServer(attachPoint())) {
-            udp.start(InetAddress.getLoopbackAddress(), 0);
-            return run(udp, budget);
-        }
-    }
-
+    /** A client of {@code endpoint} at {@link #NODE}, in the endpoint's mode: UDP, or ibsim's local mode. */
     private static IbsimClient connect(IbsimServer endpoint) {
+        String local = endpoint.basename();
+        if (local != null) {
+            return IbsimClient.connectLocal(local, NODE, true, Duration.ofSeconds(2));
+        }
         return IbsimClient.connect(endpoint.address().getAddress().getHostAddress(), endpoint.port(), NODE, true,
                 Duration.ofSeconds(2));
     }

@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import org.ibtwin.transport.IbsimWire;
+import org.ibtwin.transport.LocalAddress;
 import org.ibtwin.transport.MadAddress;
+import org.ibtwin.transport.SlotSocket;
 
 /**
  * The server side of ibsim's client protocol in remote (UDP) mode: real programs started with
@@ -413,6 +415,13 @@ public final class IbsimServer implements AutoCloseable {
     /** The control port (remote mode). */
     public int port() {
         return address().getPort();
+    }
+
+    /** In local mode, the basename its sockets are named by (clients' {@code IBSIM_SOCKNAME}); null otherwise. */
+    public String basename() {
+        synchronized (lifecycle) {
+            return basename;
+        }
     }
 
     /** The control socket's address: an {@link InetSocketAddress}, or in local mode a {@link LocalAddress}. */

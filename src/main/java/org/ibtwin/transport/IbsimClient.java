@@ -30,9 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * A {@link MadTransport} that is a client of a running ibsim in remote mode ({@code ibsim -r}), attached at one
- * simulated port the way libumad2sim attaches OpenSM or infiniband-diags. The wire protocol is described in
- * {@link IbsimWire}.
+ * A {@link MadTransport} that is a client of a running ibsim, attached at one simulated port the way libumad2sim
+ * attaches OpenSM or infiniband-diags: in remote mode ({@code ibsim -r}, UDP; {@link #connect}) or in local mode
+ * ({@code ibsim}'s default, unix sockets in the abstract namespace; {@link #connectLocal}, JDK 22+ on Linux). The
+ * wire protocol is described in {@link IbsimWire}.
  *
  * <p>Threads: one receiver thread reads the data socket; a timer thread runs timeouts and retries; responses
  * complete their futures on virtual threads (so a dependent stage may block, even on this transport); the
@@ -53,10 +54,8 @@ public final class IbsimClient implements MadTransport {
     /** How long {@link #connect(String, int, String, boolean)} keeps trying while nothing listens yet. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
-    private final InetAddress server;
-    private final int basePort;
-    private final DatagramSocket ctl;
-    private final DatagramChannel data;
+    private final Sockets sockets;
+    private final Ctl ctl;
     private final int clientId;
     private final String attachedNode;
     private final byte[] nodeInfo;
@@ -94,12 +93,10 @@ public final class IbsimClient implements MadTransport {
         }
     }
 
-    private IbsimClient(InetAddress server, int basePort, DatagramSocket ctl, DatagramChannel data, int clientId,
-                        String attachedNode, byte[] nodeInfo, byte[] portInfo, int[] pkeys) {
-        this.server = server;
-        this.basePort = basePort;
-        this.ctl = ctl;
-        this.data = data;
+    private IbsimClient(Sockets sockets, int clientId, String attachedNode, byte[] nodeInfo, byte[] portInfo,
+                        int[] pkeys) {
+        this.sockets = sockets;
+        this.ctl = sockets.ctl();
         this.clientId = clientId;
         this.attachedNode = attachedNode;
         this.nodeInfo = nodeInfo;
@@ -132,32 +129,60 @@ public final class IbsimClient implements MadTransport {
         if (port < 1 || port > 0xffff - IbsimWire.MAX_CLIENTS) {
             throw new IllegalArgumentException("ibsim port out of range: " + port);
         }
-        if (simHost != null && simHost.length() > IbsimWire.MAX_NODEID) {
-            throw new IllegalArgumentException("SIM_HOST longer than " + IbsimWire.MAX_NODEID + " characters: "
-                    + simHost);
-        }
+        checkSimHost(simHost);
         InetAddress server;
         try {
             server = InetAddress.getByName(host);
         } catch (UnknownHostException e) {
             throw new MadTransportException("unknown ibsim host " + host, e);
         }
-        // Bind where the server can reach us: loopback for a local server, every interface otherwise.
-        InetAddress local = server.isLoopbackAddress() ? server : null;
-        DatagramSocket ctl = null;
-        DatagramChannel data = null;
+        Sockets s;
         try {
-            ctl = new DatagramSocket(new InetSocketAddress(local, 0));
-            ctl.connect(server, port);
-            data = DatagramChannel.open();
-            data.bind(new InetSocketAddress(local, 0));
-            int dataPort = ((InetSocketAddress) data.getLocalAddress()).getPort();
+            s = Udp.open(server, port);
+        } catch (IOException e) {
+            throw new MadTransportException("cannot talk to ibsim at " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+        return attach(s, simHost, sm, connectTimeout);
+    }
 
-            byte[] info = IbsimWire.encodeClientInfo(new IbsimWire.ClientInfo(dataPort, 0, sm,
+    /**
+     * Attaches at the ibsim in local mode ({@code ibsim} without {@code -r}, or {@code ibtwin sim --local}) whose
+     * sockets are named {@code basename} ({@code IBSIM_SOCKNAME}, {@code sim} by default), through unix datagram
+     * sockets in the abstract namespace, as libumad2sim does without {@code IBSIM_SERVER_NAME}. Needs a JDK 22 or
+     * later on Linux (elsewhere {@link MadTransportException} says so); otherwise as
+     * {@link #connect(String, int, String, boolean, Duration)}.
+     */
+    public static IbsimClient connectLocal(String basename, String simHost, boolean sm, Duration connectTimeout) {
+        Objects.requireNonNull(basename, "basename");
+        if (basename.isEmpty() || !LocalAddress.isName(basename + ":in" + Integer.MAX_VALUE)) {
+            throw new IllegalArgumentException("not an ibsim socket name: \"" + basename + "\"");
+        }
+        checkSimHost(simHost);
+        Sockets s;
+        try {
+            s = Local.open(basename);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new MadTransportException("cannot talk to ibsim at @" + basename + ": " + e.getMessage(), e);
+        }
+        return attach(s, simHost, sm, connectTimeout);
+    }
+
+    private static void checkSimHost(String simHost) {
+        if (simHost != null && simHost.length() > IbsimWire.MAX_NODEID) {
+            throw new IllegalArgumentException("SIM_HOST longer than " + IbsimWire.MAX_NODEID + " characters: "
+                    + simHost);
+        }
+    }
+
+    /** CONNECT through {@code s}, then what a client asks first: the node, its port, its P_Keys. */
+    private static IbsimClient attach(Sockets s, String simHost, boolean sm, Duration connectTimeout) {
+        try {
+            byte[] info = IbsimWire.encodeClientInfo(new IbsimWire.ClientInfo(s.clientToken(), 0, sm,
                     simHost == null ? "" : simHost));
-            IbsimWire.Ctl reply = connectCtl(ctl, info, host, port, connectTimeout);
+            Ctl ctl = s.ctl();
+            IbsimWire.Ctl reply = connectCtl(ctl, info, s.where(), connectTimeout);
             if (reply.type() != IbsimWire.TYPE_CONNECT) {
-                throw new MadTransportException("ibsim at " + host + ":" + port + " refused the connection"
+                throw new MadTransportException("ibsim at " + s.where() + " refused the connection"
                         + (simHost == null || simHost.isEmpty() ? "" : " at node \"" + simHost + "\"")
                         + " (unknown node, no free client slot, or an SM already attached there)");
             }
@@ -166,7 +191,7 @@ public final class IbsimClient implements MadTransport {
             if (id < 0 || id >= IbsimWire.MAX_CLIENTS) {
                 throw new MadTransportException("ibsim granted an impossible client slot " + id);
             }
-            data.connect(new InetSocketAddress(server, port + 1 + id));
+            s.connectData(id);
             IbsimClient c;
             try {
                 byte[] ni = ctlExchange(ctl, id, IbsimWire.TYPE_GET_NODEINFO, new byte[0]);
@@ -176,7 +201,7 @@ public final class IbsimClient implements MadTransport {
                 for (int i = 0; i < pkeys.length; i++) {
                     pkeys[i] = ((pk[2 * i] & 0xff) << 8) | (pk[2 * i + 1] & 0xff);
                 }
-                c = new IbsimClient(server, port, ctl, data, id, granted.nodeId(), ni, pi, pkeys);
+                c = new IbsimClient(s, id, granted.nodeId(), ni, pi, pkeys);
             } catch (RuntimeException e) {
                 bestEffortDisconnect(ctl, id);
                 throw e;
@@ -193,17 +218,18 @@ public final class IbsimClient implements MadTransport {
             LOG.log(Level.DEBUG, "attached as ibsim client {0} at node \"{1}\"", id, granted.nodeId());
             return c;
         } catch (IOException e) {
-            closeQuietly(ctl, data);
-            throw new MadTransportException("cannot talk to ibsim at " + host + ":" + port + ": " + e.getMessage(), e);
+            s.close();
+            throw new MadTransportException("cannot talk to ibsim at " + s.where() + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            closeQuietly(ctl, data);
+            s.close();
             throw e;
         }
     }
 
     /**
      * Attaches at the ibsim named by the environment, as libumad2sim does: {@code IBSIM_SERVER_NAME} (default
-     * 127.0.0.1) and {@code IBSIM_SERVER_PORT} (default 7070); {@code simHost} {@code null} falls back to
+     * 127.0.0.1) and {@code IBSIM_SERVER_PORT} (default 7070); or, when neither is set and {@code IBSIM_SOCKNAME}
+     * is, the ibsim in local mode of that name ({@link #connectLocal}). {@code simHost} {@code null} falls back to
      * {@code SIM_HOST}.
      */
     public static IbsimClient fromEnvironment(String simHost, boolean sm) {
@@ -212,29 +238,42 @@ public final class IbsimClient implements MadTransport {
 
     static IbsimClient fromEnvironment(Map<String, String> env, String simHost, boolean sm) {
         Target t = target(env, simHost);
-        return connect(t.host(), t.port(), t.simHost(), sm);
+        return t.sockname() != null ? connectLocal(t.sockname(), t.simHost(), sm, DEFAULT_CONNECT_TIMEOUT)
+                : connect(t.host(), t.port(), t.simHost(), sm);
     }
 
-    /** Where {@link #fromEnvironment} connects, given an environment. */
-    record Target(String host, int port, String simHost) {
+    /** Where {@link #fromEnvironment} connects, given an environment: UDP host and port, or a local-mode name. */
+    record Target(String host, int port, String simHost, String sockname) {
+        Target(String host, int port, String simHost) {
+            this(host, port, simHost, null);
+        }
     }
 
     static Target target(Map<String, String> env, String simHost) {
         String host = env.get("IBSIM_SERVER_NAME");
-        if (host == null || host.isBlank()) {
+        String p = env.get("IBSIM_SERVER_PORT");
+        String sock = env.get("IBSIM_SOCKNAME");
+        String node = simHost != null ? simHost : env.get("SIM_HOST");
+        node = node == null || node.isEmpty() ? null : node;
+        if (isBlank(host) && isBlank(p) && !isBlank(sock)) {
+            return new Target(null, 0, node, sock.trim());
+        }
+        if (isBlank(host)) {
             host = "127.0.0.1";
         }
-        String p = env.get("IBSIM_SERVER_PORT");
         int port = IbsimWire.DEFAULT_PORT;
-        if (p != null && !p.isBlank()) {
+        if (!isBlank(p)) {
             try {
                 port = Integer.parseInt(p.trim());
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("IBSIM_SERVER_PORT is not a port number: " + p, e);
             }
         }
-        String node = simHost != null ? simHost : env.get("SIM_HOST");
-        return new Target(host.trim(), port, node == null || node.isEmpty() ? null : node);
+        return new Target(host.trim(), port, node);
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
     }
 
     // ---- MadTransport ----
@@ -287,7 +326,7 @@ public final class IbsimClient implements MadTransport {
         }
         byte[] datagram = IbsimWire.encodeRequest(header(to, mad), mad);
         try {
-            data.write(ByteBuffer.wrap(datagram));
+            sockets.write(datagram);
         } catch (IOException e) {
             throw new MadTransportException("cannot send to ibsim: " + e.getMessage(), e);
         }
@@ -312,7 +351,7 @@ public final class IbsimClient implements MadTransport {
             LOG.log(Level.DEBUG, "clearing IsSM on close failed: {0}", e.getMessage());
         }
         bestEffortDisconnect(ctl, clientId);
-        closeQuietly(ctl, data);
+        sockets.close();
         receiver.interrupt();
         try {
             receiver.join(2000);
@@ -362,9 +401,12 @@ public final class IbsimClient implements MadTransport {
         return pkeys.clone();
     }
 
-    /** The server's control address; MADs go to its port + 1 + {@link #clientId()}. */
-    public InetSocketAddress serverAddress() {
-        return new InetSocketAddress(server, basePort);
+    /**
+     * The server's control socket: a UDP address (MADs go to its port + 1 + {@link #clientId()}), or in local mode
+     * its abstract name ({@code <basename>:ctl}, a {@link LocalAddress}).
+     */
+    public java.net.SocketAddress serverAddress() {
+        return sockets.server();
     }
 
     /** Fetches the port's PortInfo again (the LID and SM LID change when an SM sweeps) and returns the new view. */
@@ -413,7 +455,7 @@ public final class IbsimClient implements MadTransport {
         p.attemptsLeft--;
         p.attempt++;
         try {
-            data.write(ByteBuffer.wrap(p.datagram));
+            sockets.write(p.datagram);
         } catch (IOException e) {
             fail(p, new MadTransportException("cannot send to ibsim: " + e.getMessage(), e));
             return;
@@ -456,11 +498,11 @@ public final class IbsimClient implements MadTransport {
     }
 
     private void receiveLoop() {
-        ByteBuffer buf = ByteBuffer.allocate(2048);
+        byte[] buf = new byte[2048];
         while (!closed.get()) {
-            buf.clear();
+            int n;
             try {
-                data.receive(buf);
+                n = sockets.receive(buf);
             } catch (ClosedChannelException e) {
                 break;
             } catch (PortUnreachableException e) {
@@ -473,9 +515,8 @@ public final class IbsimClient implements MadTransport {
                 LOG.log(Level.DEBUG, "ibsim receive failed: {0}", e.toString());
                 continue;
             }
-            buf.flip();
             try {
-                dispatch(buf.array(), buf.limit());
+                dispatch(buf, n);
             } catch (RuntimeException e) {
                 LOG.log(Level.DEBUG, "dropped a datagram from ibsim: {0}", e.toString());
             }
@@ -557,8 +598,8 @@ public final class IbsimClient implements MadTransport {
     }
 
     /** CONNECT: retried while nothing listens (the server is starting), never after a silent timeout. */
-    private static IbsimWire.Ctl connectCtl(DatagramSocket ctl, byte[] info, String host, int port,
-                                            Duration connectTimeout) throws IOException {
+    private static IbsimWire.Ctl connectCtl(Ctl ctl, byte[] info, String where, Duration connectTimeout)
+            throws IOException {
         long deadline = System.nanoTime() + connectTimeout.toNanos();
         byte[] msg = IbsimWire.encodeCtl(0, IbsimWire.TYPE_CONNECT, info);
         while (true) {
@@ -566,7 +607,7 @@ public final class IbsimClient implements MadTransport {
                 return exchange(ctl, msg, IbsimWire.TYPE_CONNECT, CTL_TIMEOUT.multipliedBy(2));
             } catch (PortUnreachableException e) {
                 if (System.nanoTime() > deadline) {
-                    throw new MadTransportException("no ibsim listening at " + host + ":" + port);
+                    throw new MadTransportException("no ibsim listening at " + where);
                 }
                 try {
                     Thread.sleep(50);
@@ -575,13 +616,13 @@ public final class IbsimClient implements MadTransport {
                     throw new MadTransportException("interrupted while connecting to ibsim");
                 }
             } catch (SocketTimeoutException e) {
-                throw new MadTransportException("ibsim at " + host + ":" + port + " did not answer the connect");
+                throw new MadTransportException("ibsim at " + where + " did not answer the connect");
             }
         }
     }
 
     /** A control request after connect: its reply data, or {@link MadTransportException}. */
-    private static byte[] ctlExchange(DatagramSocket ctl, int clientId, int type, byte[] data) {
+    private static byte[] ctlExchange(Ctl ctl, int clientId, int type, byte[] data) {
         byte[] msg = IbsimWire.encodeCtl(clientId, type, data);
         synchronized (ctl) {
             for (int i = 1; ; i++) {
@@ -604,23 +645,20 @@ public final class IbsimClient implements MadTransport {
     }
 
     /** Sends one control message and reads replies until one of {@code type} (or ERROR) comes. */
-    private static IbsimWire.Ctl exchange(DatagramSocket ctl, byte[] msg, int type, Duration timeout)
-            throws IOException {
+    private static IbsimWire.Ctl exchange(Ctl ctl, byte[] msg, int type, Duration timeout) throws IOException {
         synchronized (ctl) {
-            ctl.send(new DatagramPacket(msg, msg.length));
+            ctl.send(msg);
             long deadline = System.nanoTime() + timeout.toNanos();
             byte[] buf = new byte[512];
             while (true) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     throw new SocketTimeoutException("control reply timeout");
                 }
-                ctl.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-                DatagramPacket p = new DatagramPacket(buf, buf.length);
-                ctl.receive(p);
+                int n = ctl.receive(buf, Duration.ofNanos(left));
                 IbsimWire.Ctl reply;
                 try {
-                    reply = IbsimWire.decodeCtl(buf, p.getLength());
+                    reply = IbsimWire.decodeCtl(buf, n);
                 } catch (IllegalArgumentException e) {
                     LOG.log(Level.DEBUG, "dropped a control datagram: {0}", e.getMessage());
                     continue;
@@ -633,7 +671,7 @@ public final class IbsimClient implements MadTransport {
         }
     }
 
-    private static void bestEffortDisconnect(DatagramSocket ctl, int clientId) {
+    private static void bestEffortDisconnect(Ctl ctl, int clientId) {
         try {
             exchange(ctl, IbsimWire.encodeCtl(clientId, IbsimWire.TYPE_DISCONNECT, new byte[0]),
                     IbsimWire.TYPE_DISCONNECT, Duration.ofMillis(500));
@@ -642,15 +680,284 @@ public final class IbsimClient implements MadTransport {
         }
     }
 
-    private static void closeQuietly(DatagramSocket ctl, DatagramChannel data) {
-        if (ctl != null) {
-            ctl.close();
+    // ---- the sockets of either mode ----
+
+    /** The control socket: sends to the server's, and receives its replies. */
+    private interface Ctl {
+        void send(byte[] msg) throws IOException;
+
+        /** One datagram into {@code buf}: its length; {@link SocketTimeoutException} when none comes in time. */
+        int receive(byte[] buf, Duration timeout) throws IOException;
+    }
+
+    /** A client's two sockets, in remote (UDP) or local (unix) mode. */
+    private interface Sockets {
+        /** What CONNECT names: the data socket's UDP port, or in local mode the number in its name. */
+        int clientToken();
+
+        Ctl ctl();
+
+        /** Points the data socket at the server's socket of slot {@code id}. */
+        void connectData(int id) throws IOException;
+
+        /** Sends one MAD datagram; any thread. */
+        void write(byte[] datagram) throws IOException;
+
+        /** One datagram from the server into {@code buf}: its length. The receiver thread only; blocks. */
+        int receive(byte[] buf) throws IOException;
+
+        /** Where the server is, for messages: {@code host:port} or {@code @basename}. */
+        String where();
+
+        java.net.SocketAddress server();
+
+        /** Closes both sockets (waking the receiver); never throws. */
+        void close();
+    }
+
+    /** Remote mode: a UDP control socket connected to the server's, and a data channel. */
+    private static final class Udp implements Sockets, Ctl {
+        private final InetAddress server;
+        private final int port;
+        private final DatagramSocket ctl;
+        private final DatagramChannel data;
+
+        private Udp(InetAddress server, int port, DatagramSocket ctl, DatagramChannel data) {
+            this.server = server;
+            this.port = port;
+            this.ctl = ctl;
+            this.data = data;
         }
-        if (data != null) {
+
+        static Udp open(InetAddress server, int port) throws IOException {
+            // Bind where the server can reach us: loopback for a local server, every interface otherwise.
+            InetAddress local = server.isLoopbackAddress() ? server : null;
+            DatagramSocket ctl = new DatagramSocket(new InetSocketAddress(local, 0));
+            DatagramChannel data = null;
+            try {
+                ctl.connect(server, port);
+                data = DatagramChannel.open();
+                data.bind(new InetSocketAddress(local, 0));
+                return new Udp(server, port, ctl, data);
+            } catch (IOException | RuntimeException e) {
+                ctl.close();
+                if (data != null) {
+                    data.close();
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public int clientToken() {
+            try {
+                return ((InetSocketAddress) data.getLocalAddress()).getPort();
+            } catch (IOException e) {
+                throw new MadTransportException("the data socket has no port: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public Ctl ctl() {
+            return this;
+        }
+
+        @Override
+        public void send(byte[] msg) throws IOException {
+            ctl.send(new DatagramPacket(msg, msg.length));
+        }
+
+        @Override
+        public int receive(byte[] buf, Duration timeout) throws IOException {
+            ctl.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
+            DatagramPacket p = new DatagramPacket(buf, buf.length);
+            ctl.receive(p);
+            return p.getLength();
+        }
+
+        @Override
+        public void connectData(int id) throws IOException {
+            data.connect(new InetSocketAddress(server, port + 1 + id));
+        }
+
+        @Override
+        public void write(byte[] datagram) throws IOException {
+            data.write(ByteBuffer.wrap(datagram));
+        }
+
+        @Override
+        public int receive(byte[] buf) throws IOException {
+            ByteBuffer b = ByteBuffer.wrap(buf);
+            data.receive(b);
+            return b.position();
+        }
+
+        @Override
+        public String where() {
+            return server.getHostAddress() + ":" + port;
+        }
+
+        @Override
+        public java.net.SocketAddress server() {
+            return new InetSocketAddress(server, port);
+        }
+
+        @Override
+        public void close() {
+            ctl.close();
             try {
                 data.close();
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "closing the data socket: {0}", e.toString());
+            }
+        }
+    }
+
+    /**
+     * Local mode: unix datagram sockets in the abstract namespace, {@code <basename>:ctl<n>} and
+     * {@code <basename>:in<n>}, talking to the server's {@code <basename>:ctl} and {@code <basename>:out<slot>}.
+     * libumad2sim takes its pid for n; a JVM may hold several clients, so n is the pid with a count of this JVM's
+     * clients above the 22 bits a Linux pid takes.
+     */
+    private static final class Local implements Sockets, Ctl {
+        private static final java.util.concurrent.atomic.AtomicInteger CLIENTS =
+                new java.util.concurrent.atomic.AtomicInteger();
+        private static final int PID_BITS = 22;
+        private static final Duration FULL_WAIT = Duration.ofSeconds(2);
+
+        private final String basename;
+        private final int token;
+        private final SlotSocket ctl;
+        private final SlotSocket data;
+        private final ByteBuffer ctlIn = ByteBuffer.allocateDirect(512);
+        private final ByteBuffer ctlOut = ByteBuffer.allocateDirect(IbsimWire.CTL_SIZE);
+        private final ByteBuffer in = ByteBuffer.allocateDirect(2048);
+        private final ByteBuffer out = ByteBuffer.allocateDirect(IbsimWire.REQUEST_SIZE);
+
+        private Local(String basename, int token, SlotSocket ctl, SlotSocket data) {
+            this.basename = basename;
+            this.token = token;
+            this.ctl = ctl;
+            this.data = data;
+        }
+
+        static Local open(String basename) throws IOException {
+            long pid = ProcessHandle.current().pid() & ((1 << PID_BITS) - 1);
+            while (true) {
+                int n = CLIENTS.getAndIncrement() & 0x1ff;
+                int token = (int) ((long) n << PID_BITS | pid);
+                if (token <= 0) {
+                    continue;   // pid 0 with count 0: no client names itself 0
+                }
+                SlotSocket ctl = SlotSocket.openLocal();
+                SlotSocket data = null;
+                try {
+                    ctl.bind(new LocalAddress(basename + ":ctl" + token));
+                    data = SlotSocket.openLocal();
+                    data.bind(new LocalAddress(basename + ":in" + token));
+                    return new Local(basename, token, ctl, data);
+                } catch (java.net.BindException e) {
+                    // the name is held (another client of this process, or a process with that pid): the next
+                    closeQuietly(ctl);
+                    closeQuietly(data);
+                } catch (IOException | RuntimeException e) {
+                    closeQuietly(ctl);
+                    closeQuietly(data);
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public int clientToken() {
+            return token;
+        }
+
+        @Override
+        public Ctl ctl() {
+            return this;
+        }
+
+        @Override
+        public void send(byte[] msg) throws IOException {
+            ctlOut.clear();
+            ctlOut.put(msg).flip();
+            ctl.send(ctlOut, new LocalAddress(basename + ":ctl"));
+        }
+
+        @Override
+        public int receive(byte[] buf, Duration timeout) throws IOException {
+            ctl.setReceiveTimeout(timeout.isZero() ? Duration.ofNanos(1) : timeout);
+            ctlIn.clear();
+            ctl.receive(ctlIn);
+            ctlIn.flip();
+            int n = Math.min(ctlIn.remaining(), buf.length);
+            ctlIn.get(buf, 0, n);
+            return n;
+        }
+
+        @Override
+        public void connectData(int id) throws IOException {
+            data.connect(new LocalAddress(basename + ":out" + id));
+        }
+
+        /**
+         * A unix datagram socket queues a few datagrams only (net.unix.max_dgram_qlen, 10 by default): while the
+         * server's is full, the write is tried again, as a blocking send would wait, for up to {@link #FULL_WAIT}.
+         */
+        @Override
+        public void write(byte[] datagram) throws IOException {
+            synchronized (out) {
+                out.clear();
+                out.put(datagram).flip();
+                long deadline = 0;
+                while (data.write(out) == 0) {
+                    long now = System.nanoTime();
+                    if (deadline == 0) {
+                        deadline = now + FULL_WAIT.toNanos();
+                    } else if (now > deadline) {
+                        throw new IOException("the simulator's socket has stayed full for "
+                                + FULL_WAIT.toMillis() + " ms");
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                }
+            }
+        }
+
+        @Override
+        public int receive(byte[] buf) throws IOException {
+            in.clear();
+            data.read(in);
+            in.flip();
+            int n = Math.min(in.remaining(), buf.length);
+            in.get(buf, 0, n);
+            return n;
+        }
+
+        @Override
+        public String where() {
+            return "@" + basename;
+        }
+
+        @Override
+        public java.net.SocketAddress server() {
+            return new LocalAddress(basename + ":ctl");
+        }
+
+        @Override
+        public void close() {
+            closeQuietly(ctl);
+            closeQuietly(data);
+        }
+
+        private static void closeQuietly(SlotSocket s) {
+            if (s == null) {
+                return;
+            }
+            try {
+                s.close();
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "closing a socket: {0}", e.toString());
             }
         }
     }

@@ -328,6 +328,21 @@ class DiagCommandsTest {
         t.ibsim = "host:x";
         org.assertj.core.api.Assertions.assertThatThrownBy(t::target).hasMessage("--ibsim host:x: not an ibsim "
                 + "port (1-65525)");
+        // ibsim's local mode: --ibsim @NAME, or IBSIM_SOCKNAME without the server variables
+        t.ibsim = "@lab";
+        assertThat(t.target()).isEqualTo(TransportOptions.Target.local("lab", "S1"));
+        assertThat(t.target().isLocal()).isTrue();
+        assertThat(t.target().isInProcess()).isFalse();
+        assertThat(t.target()).hasToString("ibsim at @lab");
+        t.ibsim = "@";
+        org.assertj.core.api.Assertions.assertThatThrownBy(t::target).hasMessageStartingWith("--ibsim @: not an ibsim "
+                + "socket name");
+        t.ibsim = null;
+        t.simHost = null;
+        t.env = Map.of("IBSIM_SOCKNAME", "sim");
+        assertThat(t.target()).isEqualTo(TransportOptions.Target.local("sim", null));
+        t.env = Map.of("IBSIM_SOCKNAME", "sim", "IBSIM_SERVER_PORT", "17201");
+        assertThat(t.target()).isEqualTo(new TransportOptions.Target("127.0.0.1", 17201, null));
     }
 
     @Test

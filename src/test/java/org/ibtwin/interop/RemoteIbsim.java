@@ -97,6 +97,36 @@ public final class RemoteIbsim implements AutoCloseable {
         throw new IOException("ibsim -r did not start in " + START_ATTEMPTS + " attempts\n" + last);
     }
 
+    /**
+     * Starts ibsim on {@code netFile} in its local mode (no {@code -r}: unix sockets in the abstract namespace named
+     * {@code sockname}, as clients find it through {@code IBSIM_SOCKNAME}) and waits until it is ready. Its
+     * {@link #port()} is 0.
+     */
+    public static RemoteIbsim startLocal(Path exe, Path netFile, String sockname, List<String> extra,
+                                         Duration readyTimeout) throws IOException, InterruptedException {
+        Path dir = netFile.toAbsolutePath().getParent();
+        Path log = dir.resolve("ibsim-" + sockname + ".log");
+        List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-s", "-n"));
+        cmd.addAll(extra);
+        cmd.add(netFile.getFileName().toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().remove("LD_PRELOAD");
+        pb.environment().put("IBSIM_SOCKNAME", sockname);
+        long t0 = System.nanoTime();
+        Process p = pb.start();
+        long deadline = t0 + readyTimeout.toNanos();
+        while (p.isAlive() && !read(log).contains(READY) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        if (p.isAlive() && read(log).contains(READY)) {
+            return new RemoteIbsim(p, 0, log, "IBSIM_SOCKNAME=" + sockname + " " + String.join(" ", cmd),
+                    System.nanoTime() - t0);
+        }
+        RealTools.stop(p);
+        throw new IOException("ibsim (local mode, " + sockname + ") not ready\n" + RealTools.tail(read(log)));
+    }
+
     /** A base port P in {@code first..last} with P..P+10 all free for UDP on this machine right now. */
     public static int freeRange(int first, int last) throws IOException {
         for (int tries = 0; tries < 100; tries++) {
@@ -124,7 +154,7 @@ public final class RemoteIbsim implements AutoCloseable {
         }
     }
 
-    /** The control port (clients' IBSIM_SERVER_PORT). */
+    /** The control port (clients' IBSIM_SERVER_PORT); 0 in local mode. */
     public int port() {
         return port;
     }

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.MadAddress;
+import org.ibtwin.transport.SlotSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;

@@ -171,6 +171,65 @@ class SmIbsimInteropTest {
         }
     }
 
+    /**
+     * The same in ibsim's local mode (unix sockets, no {@code -r}): {@code ibtwin sm -o --ibsim @NAME} brings the
+     * fabric up; real ibnetdiscover through libumad2sim in local mode, and ibtwin's own ibnetdiscover through
+     * {@code IBSIM_SOCKNAME}, both see every CA with the LID the SM gave it.
+     */
+    @org.junit.jupiter.api.Test
+    void ourSmBringsUpRealIbsimInLocalMode() throws Exception {
+        Tools t = tools();
+        Assumptions.assumeTrue(org.ibtwin.transport.SlotSocket.implementation().equals("libc"),
+                "ibsim's local mode needs C-library sockets (JDK 22+ on Linux)");
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16).withSpeed(LinkSpeed.EDR));
+        Path net = FabricFiles.write(fabric, dir.resolve("lab"))[0];
+        String name = "ibtwin-sm-local-" + ProcessHandle.current().pid();
+        try (org.ibtwin.interop.RemoteIbsim sim = org.ibtwin.interop.RemoteIbsim.startLocal(t.ibsim, net, name,
+                List.of(), java.time.Duration.ofSeconds(10))) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cl = Main.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            int rc = cl.execute("sm", "-o", "--ibsim", "@" + name, "--check-routes");
+            assertThat(rc).as(out + "\n" + err + "\n" + sim.output()).isZero();
+            assertThat(out.toString()).contains("attached at @" + name + " node ").contains("SUBNET UP");
+
+            ProcessBuilder pb = new ProcessBuilder(t.ibnetdiscover.toString()).redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            Map<String, String> env = pb.environment();
+            env.remove("IBSIM_SERVER_NAME");
+            env.remove("IBSIM_SERVER_PORT");
+            env.remove("SIM_HOST");
+            env.put("LD_PRELOAD", t.umad2sim.toString());
+            env.put("IBSIM_SOCKNAME", name);
+            Process p = pb.start();
+            String real = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(real).isZero();
+            Map<String, Integer> caLids = new LinkedHashMap<>();
+            Matcher m = CA_PORT.matcher(real);
+            while (m.find()) {
+                caLids.put(m.group(2), Integer.parseInt(m.group(3)));
+            }
+            assertThat(caLids).hasSize(16);
+            assertThat(caLids.values()).doesNotContain(0).doesNotHaveDuplicates();
+
+            StringWriter ours = new StringWriter();
+            StringWriter oursErr = new StringWriter();
+            CommandLine disc = Main.commandLine();
+            disc.setOut(new PrintWriter(ours, true));
+            disc.setErr(new PrintWriter(oursErr, true));
+            assertThat(disc.execute("ibnetdiscover", "--ibsim", "@" + name)).as(oursErr.toString()).isZero();
+            Matcher o = CA_PORT.matcher(ours.toString());
+            Map<String, Integer> ourLids = new LinkedHashMap<>();
+            while (o.find()) {
+                ourLids.put(o.group(2), Integer.parseInt(o.group(3)));
+            }
+            assertThat(ourLids).isEqualTo(caLids);
+        }
+    }
+
     record Result(int rc, String out, String err) {
     }
 

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("interop")
 @Timeout(60)
 class IbsimClientInteropTest {
+    static final String NET_FILE = "transport.net";
     static final long SW1 = 0x0008f10400000100L;
     static final long SW2 = 0x0008f10400000110L;
     static final long HOST1 = 0x0002c90300000200L;
@@ -92,7 +93,7 @@ class IbsimClientInteropTest {
                     + "IbsimClient interop tests not run");
             return;
         }
-        Path net = dir.resolve("transport.net");
+        Path net = dir.resolve(NET_FILE);
         Files.writeString(net, NET);
         sim = RemoteIbsim.start(exe.get(), net, FIRST_PORT, LAST_PORT, List.of(), Duration.ofSeconds(10));
     }
@@ -116,9 +117,14 @@ class IbsimClientInteropTest {
     }
 
     IbsimClient attach(String simHost, boolean sm) {
-        IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, sim.port(), simHost, sm);
+        IbsimClient c = connect(simHost, sm);
         clients.add(c);
         return c;
+    }
+
+    /** A client of {@link #sim} at {@code simHost}: over UDP here, through unix sockets in the local-mode test. */
+    IbsimClient connect(String simHost, boolean sm) {
+        return IbsimClient.connect(RemoteIbsim.HOST, sim.port(), simHost, sm);
     }
 
     // ---- MADs built by hand, per IBA 13.4 and 14.2.1.2 ----
@@ -395,7 +401,27 @@ class IbsimClientInteropTest {
                 "IBSIM_SERVER_PORT", Integer.toString(sim.port()), "SIM_HOST", "H-0002c90300000220"), null, false);
         clients.add(c);
         assertThat(c.localPort().nodeGuid()).isEqualTo(HOST3);
-        assertThat(c.serverAddress().getPort()).isEqualTo(sim.port());
+        assertThat(((java.net.InetSocketAddress) c.serverAddress()).getPort()).isEqualTo(sim.port());
+    }
+
+    /** How {@code --ibsim} names {@link #sim}. */
+    String ibsimOption() {
+        return RemoteIbsim.HOST + ":" + sim.port();
+    }
+
+    @Test
+    void benchIbsimMeasuresARunningIbsim() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cl = org.ibtwin.cli.Main.commandLine();
+        cl.setOut(new java.io.PrintWriter(out, true));
+        cl.setErr(new java.io.PrintWriter(err, true));
+        int rc = cl.execute("bench", "ibsim", "--ibsim", ibsimOption(), "--sim-host", "H-0002c90300000210",
+                "--seconds", "1");
+        assertThat(rc).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("attached at H-0002c90300000210")
+                .containsPattern("(?m)^  in flight 1: [\\d,]+ round trips .*failures 0$")
+                .containsPattern("(?m)^  in flight 4: [\\d,]+ round trips .*failures 0$");
     }
 
     @Test

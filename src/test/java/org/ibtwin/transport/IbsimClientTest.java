@@ -292,6 +292,11 @@ class IbsimClientTest {
         assertThat(IbsimClient.target(Map.of("IBSIM_SERVER_NAME", "sim.lab", "IBSIM_SERVER_PORT", "17123",
                 "SIM_HOST", "Hca1"), null)).isEqualTo(new IbsimClient.Target("sim.lab", 17123, "Hca1"));
         assertThat(IbsimClient.target(Map.of("SIM_HOST", "Hca1"), "Hca2").simHost()).isEqualTo("Hca2");
+        // local mode when IBSIM_SOCKNAME alone names the server, as libumad2sim chooses it
+        assertThat(IbsimClient.target(Map.of("IBSIM_SOCKNAME", "lab"), null))
+                .isEqualTo(new IbsimClient.Target(null, 0, null, "lab"));
+        assertThat(IbsimClient.target(Map.of("IBSIM_SOCKNAME", "lab", "IBSIM_SERVER_NAME", "h"), null))
+                .isEqualTo(new IbsimClient.Target("h", 7070, null));
         assertThatThrownBy(() -> IbsimClient.target(Map.of("IBSIM_SERVER_PORT", "x"), null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("IBSIM_SERVER_PORT");
     }

@@ -1,4 +1,4 @@
-package org.ibtwin.sim;
+package org.ibtwin.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -150,6 +150,33 @@ class SlotSocketTest {
     }
 
     /** A thread blocks in {@code s.read}; closing {@code s} ends that read with ClosedChannelException. */
+    @ParameterizedTest
+    @ValueSource(strings = {"libc", "nio"})
+    void aReceiveTimeoutEndsAWaitForNothing(String kind) throws Exception {
+        SlotSocket s = open(kind, V4);
+        InetSocketAddress at = bindSomewhere(s, V4);
+        DatagramChannel peer = peer(V4);
+        s.setReceiveTimeout(java.time.Duration.ofMillis(150));
+        ByteBuffer in = ByteBuffer.allocateDirect(2048);
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> s.receive(in)).isInstanceOf(java.net.SocketTimeoutException.class);
+        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+        // a datagram that is there is read at once, from whom it came and where the buffer stands
+        peer.send(direct("in time"), at);
+        in.position(2);
+        assertThat(s.receive(in)).isEqualTo(local(peer));
+        assertThat(in.position()).isEqualTo(9);
+        s.connect(local(peer));
+        in.clear();
+        assertThatThrownBy(() -> s.read(in)).isInstanceOf(java.net.SocketTimeoutException.class);
+        peer.send(direct("again"), at);
+        assertThat(s.read(in)).isEqualTo(5);
+        assertThat(text(in)).isEqualTo("again");
+        // zero: wait for ever again (until closed)
+        s.setReceiveTimeout(java.time.Duration.ZERO);
+        closeWakesABlockedRead(s);
+    }
+
     static void closeWakesABlockedRead(SlotSocket s) throws Exception {
         CompletableFuture<Throwable> reader = CompletableFuture.supplyAsync(() -> {
             try {

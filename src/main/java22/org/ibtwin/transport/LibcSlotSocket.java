@@ -1,4 +1,4 @@
-package org.ibtwin.sim;
+package org.ibtwin.transport;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -48,6 +48,8 @@ final class LibcSlotSocket implements SlotSocket {
     private static final int MSG_DONTWAIT = 0x40;
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_RCVTIMEO = 20;
     private static final int EADDRINUSE = 98;
     private static final int ECONNREFUSED = 111;
     private static final int SOCKADDR_IN = 16;
@@ -87,6 +89,9 @@ final class LibcSlotSocket implements SlotSocket {
     private static final MethodHandle SENDTO = handle("sendto",
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    private static final MethodHandle SETSOCKOPT = handle("setsockopt",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     private static final MethodHandle SHUTDOWN = handle("shutdown",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle CLOSE = handle("close",
@@ -198,6 +203,29 @@ final class LibcSlotSocket implements SlotSocket {
         return connected;
     }
 
+    /** SO_RCVTIMEO: a struct timeval of the timeout; recv then fails with EAGAIN when nothing came in time. */
+    @Override
+    public void setReceiveTimeout(java.time.Duration timeout) throws IOException {
+        long micros = timeout.isZero() ? 0 : Math.max(1, timeout.toNanos() / 1000);
+        enter(WRITING);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment errno = a.allocate(CALL_STATE);
+            MemorySegment tv = a.allocate(16, 8);
+            tv.set(ValueLayout.JAVA_LONG, 0, micros / 1_000_000);
+            tv.set(ValueLayout.JAVA_LONG, 8, micros % 1_000_000);
+            int r = (int) SETSOCKOPT.invokeExact(errno, fd, SOL_SOCKET, SO_RCVTIMEO, tv, 16);
+            if (r != 0) {
+                throw new SocketException("setsockopt SO_RCVTIMEO: " + strerror(errno(errno)));
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        } finally {
+            leave(WRITING);
+        }
+    }
+
     @Override
     public int read(ByteBuffer dst) throws IOException {
         int pos = dst.position();
@@ -241,7 +269,11 @@ final class LibcSlotSocket implements SlotSocket {
             throw new ClosedChannelException();
         }
         if (n < 0) {
-            throw failure("recv", errno(readErrno));
+            int e = errno(readErrno);
+            if (e == EAGAIN) {
+                throw new java.net.SocketTimeoutException("recv: no datagram within the receive timeout");
+            }
+            throw failure("recv", e);
         }
         dst.position(pos + (int) n);
         return (int) n;

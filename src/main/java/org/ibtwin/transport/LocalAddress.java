@@ -1,4 +1,4 @@
-package org.ibtwin.sim;
+package org.ibtwin.transport;
 
 import java.io.Serial;
 import java.net.SocketAddress;

@@ -1,4 +1,4 @@
-package org.ibtwin.sim;
+package org.ibtwin.transport;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -14,8 +14,9 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 
 /**
- * A datagram socket of {@link IbsimServer}: its control socket, or a client slot's, which every MAD a client sends or
- * receives crosses, so that its cost per datagram is the server's. Where the JVM allows it (JDK 22 and later, on
+ * A datagram socket of ibsim's client protocol: the ibsim endpoint's ({@code org.ibtwin.sim.IbsimServer}) control
+ * socket and client slots, which every MAD a client sends or receives crosses, so that its cost per datagram is the
+ * server's; and {@link IbsimClient}'s sockets in ibsim's local mode. Where the JVM allows it (JDK 22 and later, on
  * Linux) the socket calls the C library straight through the Foreign Function API, which saves the channel's locks,
  * its interruptible-I/O bookkeeping and a JNI transition on every datagram, and reaches unix sockets in the abstract
  * namespace (ibsim's local mode); elsewhere it is a blocking {@link DatagramChannel}, IP only.
@@ -23,7 +24,7 @@ import java.nio.channels.DatagramChannel;
  * <p>Closing the socket wakes a thread blocked in {@link #read} or {@link #receive}, which then throws
  * {@link ClosedChannelException}; its port is free once that thread has left.
  */
-interface SlotSocket extends Closeable {
+public interface SlotSocket extends Closeable {
 
     /** The system property that, set to {@code nio}, keeps the server on {@link DatagramChannel}s. */
     String IMPLEMENTATION = "ibtwin.ibsim.sockets";
@@ -45,6 +46,12 @@ interface SlotSocket extends Closeable {
 
     /** Sends {@code src}'s remaining bytes to {@code to} as one datagram (any buffer); 0 when there was no room. */
     int send(ByteBuffer src, SocketAddress to) throws IOException;
+
+    /**
+     * How long {@link #read} and {@link #receive} wait for a datagram before they throw
+     * {@link java.net.SocketTimeoutException}; zero (the default): for ever.
+     */
+    void setReceiveTimeout(java.time.Duration timeout) throws IOException;
 
     /** Which implementation {@link #open} uses: {@code "libc"} or {@code "nio"}. */
     static String implementation() {
@@ -112,14 +119,14 @@ interface SlotSocket extends Closeable {
                 return null;
             }
             try {
-                Class<?> c = Class.forName("org.ibtwin.sim.LibcSlotSocket");
+                Class<?> c = Class.forName("org.ibtwin.transport.LibcSlotSocket");
                 java.lang.reflect.Method open = c.getDeclaredMethod("open", StandardProtocolFamily.class);
                 c.getDeclaredMethod("check").invoke(null);
                 return open;
             } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
                 Throwable why = e instanceof InvocationTargetException i && i.getCause() != null ? i.getCause() : e;
                 System.getLogger(SlotSocket.class.getName()).log(Level.DEBUG,
-                        "ibsim server: C-library sockets unavailable, using NIO: {0}", why.toString());
+                        "ibsim sockets: C-library sockets unavailable, using NIO: {0}", why.toString());
                 return null;
             }
         }
@@ -128,12 +135,13 @@ interface SlotSocket extends Closeable {
     /** A blocking {@link DatagramChannel}. */
     final class Nio implements SlotSocket {
         private final DatagramChannel channel;
+        private volatile int timeoutMillis;
 
         private Nio(DatagramChannel channel) {
             this.channel = channel;
         }
 
-        static Nio open(InetAddress family) throws IOException {
+        public static Nio open(InetAddress family) throws IOException {
             return new Nio(channel(family));
         }
 
@@ -141,7 +149,7 @@ interface SlotSocket extends Closeable {
          * A channel of the address's own family: an IPv4 one for an IPv4 address, where the JDK's default would be an
          * IPv6 socket carrying IPv4-mapped traffic, a longer way through the kernel for every datagram.
          */
-        static DatagramChannel channel(InetAddress family) throws IOException {
+        public static DatagramChannel channel(InetAddress family) throws IOException {
             return DatagramChannel.open(family instanceof Inet4Address ? StandardProtocolFamily.INET
                     : StandardProtocolFamily.INET6);
         }
@@ -162,13 +170,41 @@ interface SlotSocket extends Closeable {
         }
 
         @Override
+        public void setReceiveTimeout(java.time.Duration timeout) throws IOException {
+            long ms = timeout.toMillis();
+            timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.isZero() ? 0 : Math.max(1, ms));
+            channel.socket().setSoTimeout(timeoutMillis);
+        }
+
+        @Override
         public int read(ByteBuffer dst) throws IOException {
+            if (timeoutMillis > 0) {
+                int before = dst.position();
+                timedReceive(dst);
+                return dst.position() - before;
+            }
             return channel.read(dst);
         }
 
         @Override
         public SocketAddress receive(ByteBuffer dst) throws IOException {
-            return channel.receive(dst);
+            return timeoutMillis > 0 ? timedReceive(dst) : channel.receive(dst);
+        }
+
+        /** A receive through the channel's socket adaptor, the one way a channel's receive can time out. */
+        private SocketAddress timedReceive(ByteBuffer dst) throws IOException {
+            byte[] buf = new byte[dst.remaining()];
+            java.net.DatagramPacket p = new java.net.DatagramPacket(buf, buf.length);
+            try {
+                channel.socket().receive(p);
+            } catch (java.net.SocketException e) {
+                if (!channel.isOpen()) {
+                    throw new ClosedChannelException();
+                }
+                throw e;
+            }
+            dst.put(buf, 0, p.getLength());
+            return p.getSocketAddress();
         }
 
         @Override
