@@ -138,7 +138,7 @@ public final class IbsimClient implements MadTransport {
         }
         Sockets s;
         try {
-            s = Udp.open(server, port);
+            s = Udp.open(host, server, port);
         } catch (IOException e) {
             throw new MadTransportException("cannot talk to ibsim at " + host + ":" + port + ": " + e.getMessage(), e);
         }
@@ -717,19 +717,22 @@ public final class IbsimClient implements MadTransport {
 
     /** Remote mode: a UDP control socket connected to the server's, and a data channel. */
     private static final class Udp implements Sockets, Ctl {
+        private final String host;
         private final InetAddress server;
         private final int port;
         private final DatagramSocket ctl;
         private final DatagramChannel data;
 
-        private Udp(InetAddress server, int port, DatagramSocket ctl, DatagramChannel data) {
+        private Udp(String host, InetAddress server, int port, DatagramSocket ctl, DatagramChannel data) {
+            this.host = host;
             this.server = server;
             this.port = port;
             this.ctl = ctl;
             this.data = data;
         }
 
-        static Udp open(InetAddress server, int port) throws IOException {
+        /** Sockets towards {@code server}'s port, which the user named {@code host} (for messages). */
+        static Udp open(String host, InetAddress server, int port) throws IOException {
             // Bind where the server can reach us: loopback for a local server, every interface otherwise.
             InetAddress local = server.isLoopbackAddress() ? server : null;
             DatagramSocket ctl = new DatagramSocket(new InetSocketAddress(local, 0));
@@ -738,7 +741,7 @@ public final class IbsimClient implements MadTransport {
                 ctl.connect(server, port);
                 data = DatagramChannel.open();
                 data.bind(new InetSocketAddress(local, 0));
-                return new Udp(server, port, ctl, data);
+                return new Udp(host, server, port, ctl, data);
             } catch (IOException | RuntimeException e) {
                 ctl.close();
                 if (data != null) {
@@ -794,7 +797,7 @@ public final class IbsimClient implements MadTransport {
 
         @Override
         public String where() {
-            return server.getHostAddress() + ":" + port;
+            return host + ":" + port;
         }
 
         @Override

@@ -23,8 +23,9 @@ import java.util.Arrays;
  * <li><b>Local mode</b> (the default): the same datagrams over unix datagram sockets in the abstract namespace:
  *     server {@code "\0<base>:ctl"} and {@code "\0<base>:out<slot>"}, client {@code "\0<base>:ctl<pid>"} and
  *     {@code "\0<base>:in<pid>"}, where base is {@code IBSIM_SOCKNAME} (default {@code sim}); the connect message
- *     carries the pid instead of a port. The JDK cannot bind abstract unix datagram sockets, so this client speaks
- *     remote mode only.</li>
+ *     carries the pid instead of a port (any positive number the client's {@code in} socket is named by). The JDK's
+ *     channels cannot bind abstract unix datagram sockets: ibtwin reaches them through the C library
+ *     ({@link SlotSocket}, JDK 22+ on Linux).</li>
  * </ul>
  *
  * <h2>Control message, {@code struct sim_ctl}: 80 bytes, every field in the server's host order</h2>

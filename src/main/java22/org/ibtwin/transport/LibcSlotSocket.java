@@ -183,11 +183,24 @@ final class LibcSlotSocket implements SlotSocket {
 
     /** {@code call(fd, at, its length)}, bind or connect: 0, or the errno it failed with. */
     private int withAddress(MethodHandle call, SocketAddress at) throws IOException {
+        return setUp((a, errno) -> {
+            MemorySegment sa = sockaddr(a, at);
+            return (int) call.invokeExact(errno, fd, sa, (int) sa.byteSize());
+        });
+    }
+
+    /** A call that sets the socket up, given a scratch arena and its errno slot: the C call's int result. */
+    @FunctionalInterface
+    private interface SetUpCall {
+        int call(Arena a, MemorySegment errno) throws Throwable;
+    }
+
+    /** Runs {@code c} as a writer (bind, connect, setsockopt): 0, or the errno it failed with. */
+    private int setUp(SetUpCall c) throws IOException {
         enter(WRITING);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = a.allocate(CALL_STATE);
-            MemorySegment sa = sockaddr(a, at);
-            int r = (int) call.invokeExact(errno, fd, sa, (int) sa.byteSize());
+            int r = c.call(a, errno);
             return r == 0 ? 0 : errno(errno);
         } catch (IOException | RuntimeException | Error e) {
             throw e;
@@ -207,22 +220,14 @@ final class LibcSlotSocket implements SlotSocket {
     @Override
     public void setReceiveTimeout(java.time.Duration timeout) throws IOException {
         long micros = timeout.isZero() ? 0 : Math.max(1, timeout.toNanos() / 1000);
-        enter(WRITING);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment errno = a.allocate(CALL_STATE);
+        int e = setUp((a, errno) -> {
             MemorySegment tv = a.allocate(16, 8);
             tv.set(ValueLayout.JAVA_LONG, 0, micros / 1_000_000);
             tv.set(ValueLayout.JAVA_LONG, 8, micros % 1_000_000);
-            int r = (int) SETSOCKOPT.invokeExact(errno, fd, SOL_SOCKET, SO_RCVTIMEO, tv, 16);
-            if (r != 0) {
-                throw new SocketException("setsockopt SO_RCVTIMEO: " + strerror(errno(errno)));
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        } finally {
-            leave(WRITING);
+            return (int) SETSOCKOPT.invokeExact(errno, fd, SOL_SOCKET, SO_RCVTIMEO, tv, 16);
+        });
+        if (e != 0) {
+            throw new SocketException("setsockopt SO_RCVTIMEO: " + strerror(e));
         }
     }
 
