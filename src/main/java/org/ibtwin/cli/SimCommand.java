@@ -81,22 +81,12 @@ public final class SimCommand implements Callable<Integer> {
             Duration budget = Duration.ofMillis(Math.round(warmup * 1000));
             TwinWarmup.Result w;
             String where;
-            if (local != null) {
-                String name = localName();
-                startLocal(server, name);
-                w = warm.run(server, budget);
-                where = String.format(Locale.ROOT, "local sockets @%s:ctl, @%s:out0..9 (IBSIM_SOCKNAME=%s)", name,
-                        name, name);
-            } else {
-                try {
-                    server.start(InetAddress.getLoopbackAddress(), port);
-                } catch (BindException e) {
-                    throw new IllegalArgumentException("--port: " + e.getMessage(), e);
-                }
-                w = warm.run(server, budget);
-                where = String.format(Locale.ROOT, "%s (UDP %d..%d)", server.address(), server.port(),
-                        server.port() + 10);
-            }
+            startEndpoint(server, local, port);
+            w = warm.run(server, budget);
+            String name = server.basename();
+            where = name != null ? localSockets(name)
+                    : String.format(Locale.ROOT, "%s (UDP %d..%d)", server.address(), server.port(),
+                    server.port() + 10);
             out.printf(Locale.ROOT,
                     "ibtwin sim: %d nodes (%d switches), %d links; ibsim endpoint on %s%s%n", f.size(),
                     f.switches().size(), f.links().size(), where,
@@ -124,17 +114,30 @@ public final class SimCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --local}'s name, else {@code IBSIM_SOCKNAME}, else ibsim's default. */
-    private String localName() {
-        String name = !local.isEmpty() ? local : System.getenv("IBSIM_SOCKNAME");
-        return name == null || name.isEmpty() ? "sim" : name;
+    /**
+     * Starts {@code server} as {@code --local} and {@code --port} ask (sim's and up's): in ibsim's local mode when
+     * {@code local} is given (its name, else {@code IBSIM_SOCKNAME}, else ibsim's default {@code sim}), else over
+     * UDP on loopback at {@code port}. A name or port that cannot be served is one line for exit 2.
+     */
+    static void startEndpoint(IbsimServer server, String local, int port) throws IOException {
+        if (local != null) {
+            String name = !local.isEmpty() ? local : System.getenv("IBSIM_SOCKNAME");
+            try {
+                server.startLocal(name == null || name.isEmpty() ? "sim" : name);
+            } catch (UnsupportedOperationException | IllegalArgumentException | BindException e) {
+                throw new IllegalArgumentException("--local: " + e.getMessage(), e);
+            }
+            return;
+        }
+        try {
+            server.start(InetAddress.getLoopbackAddress(), port);
+        } catch (BindException e) {
+            throw new IllegalArgumentException("--port: " + e.getMessage(), e);
+        }
     }
 
-    private static void startLocal(IbsimServer server, String name) throws IOException {
-        try {
-            server.startLocal(name);
-        } catch (UnsupportedOperationException | IllegalArgumentException | BindException e) {
-            throw new IllegalArgumentException("--local: " + e.getMessage(), e);
-        }
+    /** How the sim and up name a local-mode endpoint. */
+    static String localSockets(String name) {
+        return String.format(Locale.ROOT, "local sockets @%s:ctl, @%s:out0..9 (IBSIM_SOCKNAME=%s)", name, name, name);
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +48,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "endpoint and a console.",
         footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file or a fabric description (YAML);",
             "without it the built-in default fabric is used. Attach real programs with LD_PRELOAD=libumad2sim.so",
-            "IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=<port>. The console is ibtwin sim's (Help lists it),",
+            "IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=<port> (with --local: IBSIM_SOCKNAME=<name>, or nothing",
+            "for sim). The console is ibtwin sim's (Help lists it),",
             "plus sweep (a heavy sweep by the SM now)."})
 public final class UpCommand implements Callable<Integer> {
     @Spec
@@ -73,8 +73,14 @@ public final class UpCommand implements Callable<Integer> {
     String smNode;
 
     @Option(names = {"-p", "--port"}, defaultValue = "7070",
-            description = "UDP control port of the ibsim endpoint; clients use the next ten (default: ${DEFAULT-VALUE}).")
+            description = "UDP control port of the ibsim endpoint; clients use the next ten (default: ${DEFAULT-VALUE}; "
+                    + "not with --local).")
     int port;
+
+    @Option(names = "--local", arity = "0..1", paramLabel = "<name>", fallbackValue = "",
+            description = "Serve ibsim's local mode instead of UDP, as ibtwin sim --local does (default name: "
+                    + "$IBSIM_SOCKNAME, else sim). Needs a JDK 22+ on Linux.")
+    String local;
 
     @Option(names = {"-s", "--sweep"}, paramLabel = "<seconds>", defaultValue = "10",
             description = "Seconds between light sweeps while serving (default: ${DEFAULT-VALUE}).")
@@ -230,9 +236,12 @@ public final class UpCommand implements Callable<Integer> {
         sweeper.setDaemon(true);
         TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
         try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
-            server.start(InetAddress.getLoopbackAddress(), port);
-            out.printf("ibsim endpoint on %s (UDP %d..%d); the SM sweeps every %d s and on traps%n",
-                    server.address().getAddress().getHostAddress(), server.port(), server.port() + 10, sweepSeconds);
+            SimCommand.startEndpoint(server, local, port);
+            String name = server.basename();
+            out.printf("ibsim endpoint on %s; the SM sweeps every %d s and on traps%n", name != null
+                    ? SimCommand.localSockets(name) : String.format(Locale.ROOT, "%s (UDP %d..%d)",
+                    server.address().getAddress().getHostAddress(), server.port(), server.port() + 10),
+                    sweepSeconds);
             out.println("Network simulator ready.");
             out.flush();
             sweeper.start();

@@ -34,6 +34,33 @@ class SmCommandsTest {
         return Cli.execute(out, err, args);
     }
 
+    /** {@code up --local}: the SM brings the twin up, then its endpoint serves ibsim's local mode. */
+    @Test
+    void upServesIbsimsLocalModeAndSaysWhere() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                org.ibtwin.sim.IbsimServer.socketImplementation().equals("libc"),
+                "ibsim's local mode needs C-library sockets (a JDK 22+ on Linux)");
+        Path s = dir.resolve("quit.sim");
+        java.nio.file.Files.writeString(s, "clients\nQuit\n");
+        String name = "ibtwin-up-" + ProcessHandle.current().pid();
+        assertThat(run("up", "--local=" + name, "--script", s.toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("SUBNET UP", "ibsim endpoint on local sockets @" + name + ":ctl, @"
+                + name + ":out0..9 (IBSIM_SOCKNAME=" + name + "); the SM sweeps every 10 s",
+                "Network simulator ready.", "no clients");
+    }
+
+    /** A taken UDP range is one line and exit 2, as in {@code ibtwin sim}. */
+    @Test
+    void upOnATakenPortIsOneLineAndExitTwo() throws Exception {
+        try (java.nio.channels.DatagramChannel taken = java.nio.channels.DatagramChannel.open(
+                java.net.StandardProtocolFamily.INET)) {
+            taken.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 17673));
+            assertThat(run("up", "--port", "17670", "--no-console")).isEqualTo(2);
+            assertThat(err.toString()).isEqualTo("ibtwin up: --port: port 17673 of 127.0.0.1 is taken (an ibsim "
+                    + "server needs 17670..17680)\n");
+        }
+    }
+
     @Test
     void upOnceBringsUpTheDefaultFabricAndSummarises() {
         assertThat(run("up", "--once")).isZero();
