@@ -11,8 +11,9 @@ import picocli.CommandLine.Option;
  * or libumad2sim's environment ({@code IBSIM_SERVER_NAME}, default 127.0.0.1, and {@code IBSIM_SERVER_PORT}, default
  * 7070), attaches to a running {@code ibsim -r} as its client; {@code --ibsim @NAME}, or {@code IBSIM_SOCKNAME}
  * without the other two, to an ibsim in local mode of that name ({@code ibsim} without {@code -r}, or
- * {@code ibtwin sim --local}); at the node {@code --sim-host} or {@code SIM_HOST} names (else ibsim's first node). {@code -C}/{@code -P} (CA name and port) are accepted, as the real tools take
- * them; a simulator client is one port, so they select nothing. With {@code --fabric FILE}, or with neither --ibsim
+ * {@code ibtwin sim --local}); at the node {@code --sim-host} or {@code SIM_HOST} names (else ibsim's first node).
+ * {@code -C}/{@code -P} (CA name and port) are accepted, as the real tools take them; a simulator client is one port,
+ * so they select nothing. With {@code --fabric FILE}, or with neither --ibsim
  * nor the environment, the tool attaches to an in-process twin of that fabric (default: the built-in one) brought up
  * by ibtwin's SM, at the node {@code --sim-host}/{@code SIM_HOST} names (else the first CA).
  */

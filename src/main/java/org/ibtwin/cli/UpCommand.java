@@ -73,8 +73,8 @@ public final class UpCommand implements Callable<Integer> {
     String smNode;
 
     @Option(names = {"-p", "--port"}, defaultValue = "7070",
-            description = "UDP control port of the ibsim endpoint; clients use the next ten (default: ${DEFAULT-VALUE}; "
-                    + "not with --local).")
+            description = "UDP control port of the ibsim endpoint; clients use the next ten (default: "
+                    + "${DEFAULT-VALUE}; not with --local).")
     int port;
 
     @Option(names = "--local", arity = "0..1", paramLabel = "<name>", fallbackValue = "",

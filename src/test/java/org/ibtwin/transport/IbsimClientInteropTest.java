@@ -24,12 +24,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link IbsimClient} against a real {@code ibsim -r}: attach, local port, directed-route SMPs, traps and SMs. */
 @Tag("interop")
 @Timeout(60)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IbsimClientInteropTest {
     static final String NET_FILE = "transport.net";
     static final long SW1 = 0x0008f10400000100L;
@@ -80,33 +82,38 @@ class IbsimClientInteropTest {
             [1](2c90300000231) \t"S-0008f10400000110"[3]\t\t# lid 14 lmc 0 "sw2" lid 2 4xQDR
             """;
 
-    @TempDir
-    static Path dir;
-    static RemoteIbsim sim;
+    /** The ibsim of this class's tests (one instance for them all), started by {@link #start}. */
+    RemoteIbsim sim;
     final List<IbsimClient> clients = new ArrayList<>();
 
     @BeforeAll
-    static void startIbsim() throws Exception {
+    void startIbsim(@TempDir Path dir) throws Exception {
         Optional<Path> exe = RemoteIbsim.executable();
         if (exe.isEmpty()) {
             System.err.println("INTEROP SKIPPED: ibsim not installed (package ibsim-utils); "
-                    + "IbsimClient interop tests not run");
+                    + getClass().getSimpleName() + " not run");
             return;
         }
         Path net = dir.resolve(NET_FILE);
         Files.writeString(net, NET);
-        sim = RemoteIbsim.start(exe.get(), net, FIRST_PORT, LAST_PORT, List.of(), Duration.ofSeconds(10));
+        sim = start(exe.get(), net);
+    }
+
+    /** Starts ibsim on {@code net}: in remote mode here; null when this JVM cannot run the tests (with a notice). */
+    RemoteIbsim start(Path exe, Path net) throws Exception {
+        return RemoteIbsim.start(exe, net, FIRST_PORT, LAST_PORT, List.of(), Duration.ofSeconds(10));
     }
 
     @BeforeEach
     void needIbsim() {
-        Assumptions.assumeTrue(sim != null, "ibsim not installed");
+        Assumptions.assumeTrue(sim != null, "ibsim not installed, or not usable here");
     }
 
     @AfterAll
-    static void stopIbsim() {
+    void stopIbsim() {
         if (sim != null) {
             sim.close();
+            sim = null;
         }
     }
 

@@ -3,15 +3,11 @@ package org.ibtwin.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.ibtwin.interop.RemoteIbsim;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,38 +15,22 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Every test of {@link IbsimClientInteropTest} again, with the client attached to a real {@code ibsim} in its local
  * mode (unix sockets in the abstract namespace, no {@code -r}) through {@link IbsimClient#connectLocal}. Needs
- * C-library sockets (JDK 22+ on Linux) besides ibsim.
+ * C-library sockets (JDK 22+ on Linux) besides ibsim. The class's one ibsim is started and stopped by the parent's
+ * lifecycle, through {@link #start}.
  */
 @Tag("interop")
 @Timeout(60)
 class IbsimClientLocalInteropTest extends IbsimClientInteropTest {
-    static String sockname;
+    final String sockname = "ibtwin-client-test-" + ProcessHandle.current().pid();
 
-    @BeforeAll
-    static void startIbsim() throws Exception {
-        Optional<Path> exe = RemoteIbsim.executable();
-        if (exe.isEmpty()) {
-            System.err.println("INTEROP SKIPPED: ibsim not installed (package ibsim-utils); "
-                    + "IbsimClient local-mode interop tests not run");
-            return;
-        }
+    @Override
+    RemoteIbsim start(Path exe, Path net) throws Exception {
         if (!SlotSocket.implementation().equals("libc")) {
             System.err.println("INTEROP SKIPPED: ibsim's local mode needs C-library sockets (JDK 22+ on Linux); "
                     + "IbsimClient local-mode interop tests not run");
-            return;
+            return null;
         }
-        Path net = dir.resolve(NET_FILE);
-        Files.writeString(net, NET);
-        sockname = "ibtwin-client-test-" + ProcessHandle.current().pid();
-        sim = RemoteIbsim.startLocal(exe.get(), net, sockname, List.of(), Duration.ofSeconds(10));
-    }
-
-    @AfterAll
-    static void stopIbsim() {
-        if (sim != null) {
-            sim.close();
-            sim = null;
-        }
+        return RemoteIbsim.startLocal(exe, net, sockname, List.of(), Duration.ofSeconds(10));
     }
 
     @Override
