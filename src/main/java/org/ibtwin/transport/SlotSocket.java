@@ -141,7 +141,7 @@ public interface SlotSocket extends Closeable {
             this.channel = channel;
         }
 
-        public static Nio open(InetAddress family) throws IOException {
+        static Nio open(InetAddress family) throws IOException {
             return new Nio(channel(family));
         }
 
