@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.gen.GpuCluster;
 import org.ibtwin.gen.Shapes;
 import org.ibtwin.model.DeviceCatalog;
 import org.ibtwin.model.Fabric;
@@ -36,7 +37,7 @@ import picocli.CommandLine.Unmatched;
 @Command(name = "gen", mixinStandardHelpOptions = true,
         description = "Build a fabric and write its files.",
         subcommands = {GenCommand.FatTreeCommand.class, GenCommand.BackToBackCommand.class,
-                GenCommand.SingleSwitchCommand.class})
+                GenCommand.SingleSwitchCommand.class, GenCommand.GpuFatTreeCommand.class})
 public final class GenCommand implements Callable<Integer> {
     /** Exit code of a usage error. */
     public static final int USAGE = 2;
@@ -48,7 +49,8 @@ public final class GenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("ibtwin gen: name a shape: fat-tree, back-to-back or single-switch");
+        spec.commandLine().getErr().println("ibtwin gen: name a shape: fat-tree, back-to-back, single-switch or "
+                + "gpu-fat-tree");
         return USAGE;
     }
 
@@ -240,6 +242,70 @@ public final class GenCommand implements Callable<Integer> {
             return "fat-tree: " + s.levels() + " levels, radix " + s.radix() + ", " + s.blockingLabel() + ", "
                     + s.speed().label() + ": " + counts(fabric) + " (" + p.leaves() + " leaves, " + p.spines()
                     + " spines" + (p.cores() > 0 ? ", " + p.cores() + " cores in " + p.pods() + " pods" : "") + ")";
+        }
+    }
+
+    /** {@code gen gpu-fat-tree}. */
+    @Command(name = "gpu-fat-tree", mixinStandardHelpOptions = true,
+            description = "GPU nodes (4 or 8 GPUs, one CA per NIC) on a rail-optimised fat tree in scalable units "
+                    + "of radix/2 nodes (DGX SuperPOD), or on a classic fat tree.")
+    public static final class GpuFatTreeCommand extends ShapeCommand {
+        @Option(names = "--nodes", paramLabel = "<n>", description = "GPU nodes (required).")
+        String nodes;
+
+        @Option(names = "--gpus", paramLabel = "4|8", defaultValue = "8",
+                description = "GPUs per node (default: ${DEFAULT-VALUE}).")
+        String gpus;
+
+        @Option(names = "--nics", paramLabel = "<n>",
+                description = "NICs per node, dividing the GPUs (default: one per GPU).")
+        String nics;
+
+        @Option(names = "--layout", paramLabel = "rail|classic", defaultValue = "rail",
+                description = "rail: NIC r of every node of a scalable unit on the unit's leaf of rail r; "
+                        + "classic: a node's NICs side by side on one leaf (default: ${DEFAULT-VALUE}).")
+        String layout;
+
+        @Option(names = "--radix", paramLabel = "<n>",
+                description = "Ports per switch, even (default: the speed's switch: 36 EDR, 40 HDR, 64 NDR).")
+        String radix;
+
+        @Option(names = "--host-name", paramLabel = "<pattern>", defaultValue = FatTreeSpec.DEFAULT_HOST_NAME,
+                description = "Node names, from the node number (default: node%%03d).")
+        String hostName;
+
+        public GpuFatTreeCommand() {
+        }
+
+        GpuCluster.Spec clusterSpec() {
+            if (nodes == null) {
+                throw new UsageException("missing --nodes <n>");
+            }
+            int n = positiveInt("--nodes", nodes);
+            int g = positiveInt("--gpus", gpus);
+            int k = nics == null ? g : positiveInt("--nics", nics);
+            LinkSpeed s = speed();
+            int r = radix == null ? DeviceCatalog.switchFor(s).ports() : positiveInt("--radix", radix);
+            boolean rails = switch (layout.trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "rail" -> true;
+                case "classic" -> false;
+                default -> throw new UsageException("--layout must be rail or classic, got '" + layout + "'");
+            };
+            return new GpuCluster.Spec(n, g, k, r, s, rails, hostName);
+        }
+
+        @Override
+        Fabric build() {
+            return GpuCluster.build(clusterSpec());
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            GpuCluster.Spec c = clusterSpec();
+            return "gpu-fat-tree: " + c.nodes() + " nodes of " + c.gpus() + " GPUs and " + c.nics() + " NIC"
+                    + (c.nics() == 1 ? "" : "s") + ", " + (c.rails() ? "rail-optimised in " + c.units()
+                    + " scalable unit" + (c.units() == 1 ? "" : "s") + " of " + c.unitSize() : "classic")
+                    + ", radix " + c.radix() + ", " + c.speed().label() + ": " + counts(fabric);
         }
     }
 

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
             PerfqueryCommand.class, PerftestCommand.WriteBw.class, PerftestCommand.ReadBw.class,
             PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,
-            IpoibCommand.class, PerfCommand.class, DoctorCommand.class, SnapshotCommand.class,
+            IpoibCommand.class, PerfCommand.class, NcclCommand.class, DoctorCommand.class, SnapshotCommand.class,
             CheckLftBalanceCommand.class, IbidsverifyCommand.class,
             BenchCommand.class,
             CommandLine.HelpCommand.class})

@@ -96,7 +96,14 @@ import org.ibtwin.model.Port;
  *       <li>{@code ipoib_mtu}: IPoIB interface MTU, 256..65520 in connected mode, 256..4092 in datagram mode</li>
  *       <li>{@code driver}: {@code loaded} or {@code missing} (mlx5_core / mlx5_ib)</li>
  *       <li>{@code gpu}: {@code true} when the host has GPUs</li>
- *       <li>{@code gpudirect}: {@code true} when nvidia_peermem is loaded</li>
+ *       <li>{@code gpudirect}: {@code true} when nvidia_peermem is loaded (GPUDirect RDMA)</li>
+ *       <li>{@code gpus}: GPUs in the host, 1..16 (default 8; only meaningful with {@code gpu})</li>
+ *       <li>{@code nvlink}: each GPU's NVLink bandwidth in one direction, GB/s (default 450, NVLink 4; 0 for GPUs
+ *           that talk over PCIe)</li>
+ *       <li>{@code nvls}: {@code true} when the GPUs hang off an NVSwitch with multicast and in-switch reduction
+ *           (NVLink SHARP; default true)</li>
+ *       <li>{@code gpu_numa_node}: the NUMA node the GPUs hang off, below {@code numa_nodes} (default 0); when it
+ *           is not {@code numa_node} the GPU-to-NIC path crosses the inter-socket link</li>
  *     </ul></dd>
  *   <dt>{@code defaults.cable}</dt>
  *   <dd>When present, the cable of every link is replaced by this one: {@code kind} ({@code passive-copper},
@@ -133,7 +140,8 @@ public final class FabricDescription {
     private enum HostKey {
         PCIE("pcie"), MAX_PAYLOAD("max_payload"), NUMA_NODE("numa_node"), NUMA_NODES("numa_nodes"),
         SOCKETS("sockets"), CORES_PER_NUMA("cores_per_numa"), IPOIB("ipoib"), IPOIB_MTU("ipoib_mtu"),
-        DRIVER("driver"), GPU("gpu"), GPUDIRECT("gpudirect");
+        DRIVER("driver"), GPU("gpu"), GPUDIRECT("gpudirect"), GPUS("gpus"), NVLINK("nvlink"), NVLS("nvls"),
+        GPU_NUMA_NODE("gpu_numa_node");
 
         final String key;
 
@@ -151,6 +159,10 @@ public final class FabricDescription {
         }
     }
 
+    /** The GPU board's keys, written in {@code defaults.host} only where they differ from the built-in board. */
+    private static final Set<HostKey> GPU_BOARD = Set.of(HostKey.GPUS, HostKey.NVLINK, HostKey.NVLS,
+            HostKey.GPU_NUMA_NODE);
+
     private static final List<String> HOST_KEYS = Arrays.stream(HostKey.values()).map(k -> k.key).toList();
     private static final List<String> CABLE_KEYS = List.of("kind", "length", "max_speed", "max_width");
     private static final List<String> TOP_KEYS = List.of("topology", "defaults", "hosts", "ports", "cables");
@@ -159,9 +171,10 @@ public final class FabricDescription {
 
     /** Host keys that constrain each other; the writer keeps each group together. */
     private static final List<List<HostKey>> UNITS = List.of(List.of(HostKey.PCIE), List.of(HostKey.MAX_PAYLOAD),
-            List.of(HostKey.NUMA_NODE, HostKey.NUMA_NODES), List.of(HostKey.SOCKETS),
+            List.of(HostKey.NUMA_NODE, HostKey.NUMA_NODES, HostKey.GPU_NUMA_NODE), List.of(HostKey.SOCKETS),
             List.of(HostKey.CORES_PER_NUMA), List.of(HostKey.IPOIB, HostKey.IPOIB_MTU), List.of(HostKey.DRIVER),
-            List.of(HostKey.GPU), List.of(HostKey.GPUDIRECT));
+            List.of(HostKey.GPU), List.of(HostKey.GPUDIRECT), List.of(HostKey.GPUS), List.of(HostKey.NVLINK),
+            List.of(HostKey.NVLS));
 
     private static final Pattern PCIE = Pattern.compile("(?i)\\s*gen\\s*(\\d{1,2})\\s*x\\s*(\\d{1,3})\\s*");
     private static final Pattern PORT_PART = Pattern.compile("[0-9\\[\\],*-]+");
@@ -426,7 +439,16 @@ public final class FabricDescription {
                                 + "\" is not a driver state (expected loaded or missing)");
                     };
                 }
-                case GPU, GPUDIRECT -> bool(e, p);
+                case GPU, GPUDIRECT, NVLS -> bool(e, p);
+                case GPUS -> {
+                    int v = integer(e, p);
+                    if (v < 1 || v > HostFacts.MAX_GPUS) {
+                        throw fail(e.line(), p + ": " + v + " is outside 1.." + HostFacts.MAX_GPUS);
+                    }
+                    yield v;
+                }
+                case NVLINK -> atLeast(e, p, 0);
+                case GPU_NUMA_NODE -> atLeast(e, p, 0);
             };
         }
 
@@ -665,6 +687,15 @@ public final class FabricDescription {
                         ? s.path() + ": " + node + " is outside " + range + " (numa_nodes is " + nodes + ")" + where
                         : s.path() + ": " + nodes + " leaves numa_node " + node + " outside " + range + where);
             }
+            int gpuNode = integer(HostKey.GPU_NUMA_NODE);
+            if (gpuNode >= nodes) {
+                Setting s = later(HostKey.GPU_NUMA_NODE, HostKey.NUMA_NODES);
+                String range = nodes == 1 ? "0" : "0.." + (nodes - 1);
+                throw new FormatException(file, s.line(), s.key() == HostKey.GPU_NUMA_NODE
+                        ? s.path() + ": " + gpuNode + " is outside " + range + " (numa_nodes is " + nodes + ")" + where
+                        : s.path() + ": " + nodes + " leaves gpu_numa_node " + gpuNode + " outside " + range
+                                + where);
+            }
             IpoibMode mode = (IpoibMode) values.get(HostKey.IPOIB);
             int mtu = integer(HostKey.IPOIB_MTU);
             if (mtu > maxMtu(mode)) {
@@ -689,7 +720,9 @@ public final class FabricDescription {
                     integer(HostKey.NUMA_NODE), integer(HostKey.SOCKETS), integer(HostKey.NUMA_NODES),
                     integer(HostKey.CORES_PER_NUMA), (IpoibMode) values.get(HostKey.IPOIB),
                     integer(HostKey.IPOIB_MTU), (Boolean) values.get(HostKey.DRIVER),
-                    (Boolean) values.get(HostKey.GPU), (Boolean) values.get(HostKey.GPUDIRECT));
+                    (Boolean) values.get(HostKey.GPU), (Boolean) values.get(HostKey.GPUDIRECT),
+                    integer(HostKey.GPUS), integer(HostKey.NVLINK), (Boolean) values.get(HostKey.NVLS),
+                    integer(HostKey.GPU_NUMA_NODE));
         }
     }
 
@@ -710,6 +743,10 @@ public final class FabricDescription {
         v.put(HostKey.DRIVER, h.driverLoaded());
         v.put(HostKey.GPU, h.gpu());
         v.put(HostKey.GPUDIRECT, h.gpuDirect());
+        v.put(HostKey.GPUS, h.gpus());
+        v.put(HostKey.NVLINK, h.nvlinkGBps());
+        v.put(HostKey.NVLS, h.nvls());
+        v.put(HostKey.GPU_NUMA_NODE, h.gpuNumaNode());
         return v;
     }
 
@@ -890,7 +927,13 @@ public final class FabricDescription {
         HostFacts def = mostCommon(hosts.values());
         if (def != null) {
             Map<String, Object> hm = new LinkedHashMap<>();
-            valuesOf(def).forEach((k, v) -> hm.put(k.key, yamlValue(k, v)));
+            EnumMap<HostKey, Object> builtIn = valuesOf(HostFacts.DEFAULT);
+            valuesOf(def).forEach((k, v) -> {
+                // the GPU board's keys only where they differ from the built-in board
+                if (!GPU_BOARD.contains(k) || !v.equals(builtIn.get(k))) {
+                    hm.put(k.key, yamlValue(k, v));
+                }
+            });
             defaults.put("host", hm);
         }
         Cable defCable = mostCommon(f.links().stream().map(Link::cable).toList());

@@ -116,10 +116,25 @@ final class FabricBuilder {
 
     /** The next host: a one-port CA described "node001 mlx5_0". */
     Node addHost() {
+        return addCa(hostName.apply(hosts + 1) + " " + caPortName);
+    }
+
+    /** The generation's verbs device name with another index: "mlx5_3". */
+    String caPortName(int index) {
+        return caPortName.replaceFirst("\\d+$", Integer.toString(index));
+    }
+
+    /** The host facts every generated CA gets. */
+    HostFacts hostFacts() {
+        return hostFacts;
+    }
+
+    /** The next CA: one port, described as given ("node001 mlx5_3"). */
+    Node addCa(String description) {
         int number = ++hosts;
         long guid = guidBase + 2L * number;
         Node n = new Node(NodeType.CA, guid, "H-" + hex16(guid), 1);
-        n.setDescription(hostName.apply(number) + " " + caPortName);
+        n.setDescription(description);
         DeviceCatalog.apply(n, caDevice);
         n.port(1).setSpeeds(caSpeedsSupported, speedsEnabled);
         n.port(1).setWidths(widths, widths);

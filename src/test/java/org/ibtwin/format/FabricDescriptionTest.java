@@ -327,9 +327,10 @@ class FabricDescriptionTest {
         assertError("""
                 hosts:
                   - match: node001
-                    gpus: 4
-                """, "fab.yaml:3: hosts[0]: unknown key \"gpus\" (allowed: match, pcie, max_payload, numa_node,"
-                + " numa_nodes, sockets, cores_per_numa, ipoib, ipoib_mtu, driver, gpu, gpudirect)");
+                    gpu_count: 4
+                """, "fab.yaml:3: hosts[0]: unknown key \"gpu_count\" (allowed: match, pcie, max_payload,"
+                + " numa_node, numa_nodes, sockets, cores_per_numa, ipoib, ipoib_mtu, driver, gpu, gpudirect, gpus,"
+                + " nvlink, nvls, gpu_numa_node)");
         assertError("""
                 topology: a.topo
                 host:
@@ -586,7 +587,9 @@ class FabricDescriptionTest {
                 d.withIpoib(IpoibMode.DATAGRAM, 4092).withPcie(PcieGen.GEN5, 16),
                 new HostFacts(PcieGen.GEN4, 16, 512, 1, 2, 2, 32, IpoibMode.CONNECTED, 65520, true, true, true),
                 new HostFacts(PcieGen.GEN4, 8, 256, 0, 1, 1, 64, IpoibMode.CONNECTED, 2044, false, false, false),
-                new HostFacts(PcieGen.GEN3, 16, 128, 3, 2, 4, 16, IpoibMode.DATAGRAM, 2044, true, true, false));
+                new HostFacts(PcieGen.GEN3, 16, 128, 3, 2, 4, 16, IpoibMode.DATAGRAM, 2044, true, true, false),
+                d.withGpus(true, true, 4, 300, false, 1),
+                d.withGpus(true, false, 8, 0, false, 0));
         return one.list().ofMinSize(1).ofMaxSize(36);
     }
 
