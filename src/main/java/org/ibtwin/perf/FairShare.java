@@ -37,77 +37,121 @@ public final class FairShare {
 
     public static Result solve(double[] capacity, List<Flow> flows) {
         int n = flows.size();
+        int m = capacity.length;
         double[] rate = new double[n];
         int[] why = new int[n];
         Arrays.fill(why, CAP);
         boolean[] frozen = new boolean[n];
         double[] remaining = capacity.clone();
-        double[] load = new double[capacity.length];
-        boolean[] full = new boolean[capacity.length];
+        double[] load = new double[m];
+        int[] activeUsers = new int[m];
+        boolean[] full = new boolean[m];
+        // the flows on each resource, to freeze them when it fills
+        int[] start = new int[m + 1];
+        for (Flow fl : flows) {
+            for (int r : fl.resources()) {
+                start[r + 1]++;
+            }
+        }
+        for (int r = 0; r < m; r++) {
+            start[r + 1] += start[r];
+        }
+        int[] onResource = new int[start[m]];
+        int[] fill = start.clone();
         int active = 0;
         for (int f = 0; f < n; f++) {
             Flow fl = flows.get(f);
+            for (int r : fl.resources()) {
+                onResource[fill[r]++] = f;
+            }
             if (fl.cap() == 0) {
                 frozen[f] = true;
             } else {
                 active++;
+                for (int k = 0; k < fl.resources().length; k++) {
+                    load[fl.resources()[k]] += fl.weights()[k];
+                    activeUsers[fl.resources()[k]]++;
+                }
             }
         }
+        // unfrozen flows all stand at the same level; caps are met in increasing order
+        Integer[] byCap = new Integer[n];
+        for (int f = 0; f < n; f++) {
+            byCap[f] = f;
+        }
+        Arrays.sort(byCap, (a, b) -> Double.compare(flows.get(a).cap(), flows.get(b).cap()));
+        int nextCap = 0;
+        double level = 0;
+        int[] newlyFull = new int[m];
         while (active > 0) {
-            Arrays.fill(load, 0);
-            for (int f = 0; f < n; f++) {
-                if (!frozen[f]) {
-                    Flow fl = flows.get(f);
-                    for (int k = 0; k < fl.resources().length; k++) {
-                        load[fl.resources()[k]] += fl.weights()[k];
-                    }
-                }
+            while (frozen[byCap[nextCap]]) {
+                nextCap++;
             }
-            double step = Double.POSITIVE_INFINITY;
-            for (int r = 0; r < capacity.length; r++) {
-                if (load[r] > 0) {
+            double step = flows.get(byCap[nextCap]).cap() - level;
+            for (int r = 0; r < m; r++) {
+                if (activeUsers[r] > 0 && load[r] > 0) {
                     step = Math.min(step, Math.max(0, remaining[r]) / load[r]);
-                }
-            }
-            for (int f = 0; f < n; f++) {
-                if (!frozen[f]) {
-                    step = Math.min(step, flows.get(f).cap() - rate[f]);
                 }
             }
             if (Double.isInfinite(step)) {
                 throw new IllegalArgumentException("a flow with no cap uses no resource");
             }
-            for (int r = 0; r < capacity.length; r++) {
-                if (load[r] > 0) {
+            int nFull = 0;
+            for (int r = 0; r < m; r++) {
+                if (activeUsers[r] > 0 && load[r] > 0) {
                     remaining[r] -= step * load[r];
-                    if (remaining[r] <= 1e-9 * Math.max(1, capacity[r])) {
+                    if (!full[r] && remaining[r] <= 1e-9 * Math.max(1, capacity[r])) {
                         full[r] = true;
+                        newlyFull[nFull++] = r;
                     }
                 }
             }
-            for (int f = 0; f < n; f++) {
+            level += step;
+            // flows that reach their caps, then flows on a resource that filled
+            for (int i = nextCap; i < n; i++) {
+                int f = byCap[i];
                 if (frozen[f]) {
                     continue;
                 }
-                rate[f] += step;
-                Flow fl = flows.get(f);
-                if (rate[f] >= fl.cap() * (1 - 1e-12)) {
-                    rate[f] = fl.cap();
-                    frozen[f] = true;
-                    why[f] = CAP;
-                    active--;
-                    continue;
+                if (level < flows.get(f).cap() * (1 - 1e-12)) {
+                    break;
                 }
-                for (int k = 0; k < fl.resources().length; k++) {
-                    if (full[fl.resources()[k]]) {
-                        frozen[f] = true;
-                        why[f] = fl.resources()[k];
-                        active--;
-                        break;
+                rate[f] = flows.get(f).cap();
+                why[f] = CAP;
+                active -= freeze(flows.get(f), f, frozen, load, activeUsers);
+            }
+            for (int k = 0; k < nFull; k++) {
+                int r = newlyFull[k];
+                for (int j = start[r]; j < start[r + 1]; j++) {
+                    int f = onResource[j];
+                    if (frozen[f]) {
+                        continue;
                     }
+                    Flow fl = flows.get(f);
+                    rate[f] = level;
+                    for (int res : fl.resources()) {
+                        if (full[res]) {
+                            why[f] = res;
+                            break;
+                        }
+                    }
+                    active -= freeze(fl, f, frozen, load, activeUsers);
                 }
             }
         }
         return new Result(rate, why);
+    }
+
+    /** Takes a flow out of the filling: its weights leave the loads of its resources. Returns 1. */
+    private static int freeze(Flow fl, int f, boolean[] frozen, double[] load, int[] activeUsers) {
+        frozen[f] = true;
+        for (int k = 0; k < fl.resources().length; k++) {
+            int r = fl.resources()[k];
+            load[r] -= fl.weights()[k];
+            if (--activeUsers[r] == 0) {
+                load[r] = 0;
+            }
+        }
+        return 1;
     }
 }
