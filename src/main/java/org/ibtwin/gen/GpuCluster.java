@@ -24,6 +24,9 @@ import org.ibtwin.model.Node;
  * {@code a} (16 SUs of 8 rails: 128 leaves, 128 spines, 64 cores), so traffic that stays on its rail never climbs
  * to the cores. Switch names: su01-rail1 (leaves), spine01 or rail1-spine01, core01.
  *
+ * <p>The CAs are numbered rail by rail (all rail-1 NICs, then all rail-2 NICs), so that static routing, which
+ * spreads destinations over the uplinks by their position among the CAs, spreads every rail's nodes alike.
+ *
  * <p><b>Classic</b>: the {@link FatTree} of the same radix with every node's NICs on consecutive ports of the same
  * leaf.
  */
@@ -157,10 +160,11 @@ public final class GpuCluster {
                 deal(lower, half + 1, half, group, 1, b, b.coreCable);
             }
         }
-        for (int i = 0; i < spec.nodes(); i++) {
-            String host = spec.hostName(i + 1);
-            for (int rail = 0; rail < k; rail++) {
-                Node ca = b.addCa(host + " " + b.caPortName(rail));
+        // rail by rail, so that a destination's position among the CAs (the d-mod-k index static routing spreads
+        // by) is its node's number on every rail and routes to the nodes of a leaf leave over different uplinks
+        for (int rail = 0; rail < k; rail++) {
+            for (int i = 0; i < spec.nodes(); i++) {
+                Node ca = b.addCa(spec.hostName(i + 1) + " " + b.caPortName(rail));
                 ca.setHostFacts(facts);
                 b.connect(ca.port(1), leaves[i / half][rail].port(i % half + 1), b.hostCable);
             }

@@ -60,6 +60,8 @@ public final class CollectiveModel {
     private final Job job;
     private final Collective coll;
     private final Map<Algorithm, Capacity> capacities = new EnumMap<>(Algorithm.class);
+    /** Routes asked once per NIC pair, whichever algorithms use them. */
+    private final Map<Port, Map<Port, Route>> routeCache = new HashMap<>();
 
     /** What limits a figure. */
     public enum Limit { LATENCY, NVLINK, PCIE, NIC_PCIE, HOST_BOUNCE, INTER_SOCKET, LINK, PROTOCOL, NONE }
@@ -503,7 +505,6 @@ public final class CollectiveModel {
         final List<Object> keys = new ArrayList<>();
         final List<Double> capacity = new ArrayList<>();
         final List<Integer> users = new ArrayList<>();
-        final Map<Port, Map<Port, Route>> routeCache = new HashMap<>();
         double pathMicros;
 
         void net(int src, int srcNic, int dst, int dstNic, double share) {
