@@ -485,7 +485,7 @@ public final class CollectiveModel {
     private record NicPcie(Node nic, boolean toDevice) {
     }
 
-    private record Socket(int node) {
+    private record Socket(int node, boolean out) {
     }
 
     private record Nvl(int node, int gpu, boolean out) {
@@ -582,11 +582,11 @@ public final class CollectiveModel {
                 res.add(resource(new NicPcie(to.node(), false), ed.pcieGbps(perf) / 8));
                 w.add(share * writeTlp * bd / netEff);
                 if (s.facts().gpuFar()) {
-                    res.add(resource(new Socket(key.src()), perf.interSocketGbps() / 8));
+                    res.add(resource(new Socket(key.src(), true), perf.interSocketGbps() / 8));
                     w.add(share / netEff);
                 }
                 if (d.facts().gpuFar()) {
-                    res.add(resource(new Socket(key.dst()), perf.interSocketGbps() / 8));
+                    res.add(resource(new Socket(key.dst(), false), perf.interSocketGbps() / 8));
                     w.add(share / netEff);
                 }
                 flows.add(flow(res, w));
@@ -667,8 +667,9 @@ public final class CollectiveModel {
                 GpuNode node = job.nodes().get(so.node());
                 limit = Limit.INTER_SOCKET;
                 why = String.format(Locale.ROOT, "the inter-socket link of %s: its GPUs sit on NUMA node %d, its "
-                        + "NICs on %d, and NCCL bounces through host memory (%.1f GB/s%s)", node.name(),
-                        node.facts().gpuNumaNode(), node.facts().hcaNumaNode(), cap, shared);
+                        + "NICs on %d, and NCCL bounces through host memory (%.1f GB/s %s%s)", node.name(),
+                        node.facts().gpuNumaNode(), node.facts().hcaNumaNode(), cap,
+                        so.out() ? "toward the NICs" : "toward the GPUs", shared);
             } else if (key instanceof Nvl nv) {
                 GpuNode node = job.nodes().get(nv.node());
                 if (node.facts().nvlinkGBps() > 0) {
