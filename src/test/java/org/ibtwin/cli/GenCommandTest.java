@@ -83,7 +83,7 @@ class GenCommandTest {
     @Test
     void genWithoutAShapeIsAUsageError() {
         assertThat(run()).isEqualTo(2);
-        assertThat(err.toString().strip()).isEqualTo("ibtwin gen: name a shape: fat-tree, back-to-back or single-switch");
+        assertThat(err.toString().strip()).isEqualTo("ibtwin gen: name a shape: fat-tree, back-to-back, single-switch or gpu-fat-tree");
     }
 
     @Test
