@@ -433,6 +433,9 @@ public final class SaqueryCommand implements Callable<Integer> {
                 m.put(f.name(), gidString(l.getBytes(r, 0, f)));
             } else if (f.isArray()) {
                 m.put(f.name(), l.format(r, 0, f));
+            } else if (f.bitLength() == 64) {
+                // GUIDs and keys: unsigned 64-bit values, printed as the GUIDs of every other --json
+                m.put(f.name(), String.format("0x%016x", l.get(r, 0, f)));
             } else {
                 m.put(f.name(), l.get(r, 0, f));
             }

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 import org.ibtwin.format.FormatException;
 import org.ibtwin.format.PartitionsConf;
@@ -190,10 +191,15 @@ public final class OfflineSource {
                 type = ls.stream().map(PortLine::port).distinct().count() > 1 ? NodeType.SWITCH : NodeType.CA;
             }
             int maxPort = ls.stream().mapToInt(PortLine::port).max().orElse(1);
-            long guid = type == NodeType.SWITCH && first.nodeGuid() >= 0 ? first.nodeGuid()
-                    : ls.stream().mapToLong(PortLine::portGuid).filter(g -> g >= 0).min().orElse(first.portGuid());
-            if (guid < 0 || f.byGuid(guid) != null) {
+            // GUIDs are unsigned: the lowest port GUID is the unsigned minimum, and "none printed" is null
+            Long given = type == NodeType.SWITCH && first.nodeGuid() != null ? first.nodeGuid()
+                    : ls.stream().map(PortLine::portGuid).filter(Objects::nonNull).min(Long::compareUnsigned)
+                            .orElse(null);
+            long guid;
+            if (given == null || f.byGuid(given) != null) {
                 guid = 0x0002c9ff00000000L + f.size();
+            } else {
+                guid = given;
             }
             Node n = new Node(type, guid, (type == NodeType.SWITCH ? "S-" : "H-") + String.format("%016x", guid),
                     Math.max(1, maxPort));
@@ -210,7 +216,7 @@ public final class OfflineSource {
             for (PortLine l : ls) {
                 Port p = n.port(l.port());
                 if (type != NodeType.SWITCH) {
-                    if (l.portGuid() >= 0) {
+                    if (l.portGuid() != null) {
                         p.setGuid(l.portGuid());
                         byPortGuid.put(l.portGuid(), p);
                     }
@@ -247,7 +253,7 @@ public final class OfflineSource {
             }
             Port a = nodes.get(l.nodeKey()).port(l.port());
             Port b = null;
-            if (l.remoteGuid() >= 0) {
+            if (l.remoteGuid() != null) {
                 Port r = byPortGuid.get(l.remoteGuid());
                 b = r == null ? null : r.isSwitchPort0() ? r.node().port(l.remotePort()) : r;
             }
@@ -279,11 +285,11 @@ public final class OfflineSource {
                 continue;
             }
             Port p;
-            if (l.type() == NodeType.SWITCH && l.nodeGuid() >= 0) {
+            if (l.type() == NodeType.SWITCH && l.nodeGuid() != null) {
                 Node n = f.byGuid(l.nodeGuid());
                 p = n == null ? null : n.port(l.port());
             } else {
-                p = caPorts.get(l.portGuid());
+                p = l.portGuid() == null ? null : caPorts.get(l.portGuid());
             }
             if (p == null) {
                 continue;
@@ -380,7 +386,7 @@ public final class OfflineSource {
                     continue;
                 }
                 Port port = null;
-                if (e.switchGuid() >= 0) {
+                if (e.switchGuid() != null) {
                     Node n = f.byGuid(e.switchGuid());
                     port = n == null ? null : n.port(e.port());
                 } else {

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.ibtwin.model.Cable;
 import org.ibtwin.model.DeviceCatalog;
@@ -69,8 +70,11 @@ public final class TopologyReader {
         int ports;
         String id;
         String desc;
-        long guid = -1;
-        long sysImageGuid = -1;
+        /** GUIDs are unsigned 64-bit values: every long is a GUID, so whether the file gave one is a flag. */
+        long guid;
+        boolean hasGuid;
+        long sysImageGuid;
+        boolean hasSysImageGuid;
         int vendorId = -1;
         int deviceId = -1;
         boolean enhanced;
@@ -84,10 +88,12 @@ public final class TopologyReader {
 
     private static final class PortRec {
         int num;
-        long localGuid = -1;
+        long localGuid;
+        boolean hasLocalGuid;
         String remoteId;
         int remotePort = 1;
-        long remoteGuid = -1;
+        long remoteGuid;
+        boolean hasRemoteGuid;
         int localLid = -1;
         int localLmc = -1;
         int remoteLid = -1;
@@ -207,7 +213,10 @@ public final class TopologyReader {
             switch (key) {
                 case "vendid" -> n.vendorId = (int) number(v, 0xffffff, file, line, key);
                 case "devid" -> n.deviceId = (int) number(v, 0xffff, file, line, key);
-                case "sysimgguid" -> n.sysImageGuid = guid(v, file, line, key);
+                case "sysimgguid" -> {
+                    n.sysImageGuid = guid(v, file, line, key);
+                    n.hasSysImageGuid = true;
+                }
                 default -> {
                     NodeType expected = switch (key) {
                         case "switchguid" -> NodeType.SWITCH;
@@ -219,6 +228,7 @@ public final class TopologyReader {
                     }
                     int paren = v.indexOf('(');
                     n.guid = guid(paren < 0 ? v : v.substring(0, paren), file, line, key);
+                    n.hasGuid = true;
                 }
             }
         }
@@ -251,6 +261,7 @@ public final class TopologyReader {
         c.skipSpace();
         if (c.peek() == '(') {
             n.guid = c.parenGuid("node GUID");
+            n.hasGuid = true;
             c.skipSpace();
         }
         if (!c.atEnd() && c.peek() != '#') {
@@ -298,6 +309,7 @@ public final class TopologyReader {
         c.skipSpace();
         if (c.peek() == '(') {
             p.localGuid = c.parenGuid("port GUID");
+            p.hasLocalGuid = true;
             c.skipSpace();
         }
         p.remoteId = c.name();
@@ -310,6 +322,7 @@ public final class TopologyReader {
         c.skipSpace();
         if (c.peek() == '(') {
             p.remoteGuid = c.parenGuid("remote port GUID");
+            p.hasRemoteGuid = true;
         }
         // ibsim qualifiers and the comment
         while (true) {
@@ -426,15 +439,17 @@ public final class TopologyReader {
                 throw new FormatException(r.file, r.line, "node \"" + r.id + "\" defined again (first at "
                         + prev.file + ":" + prev.line + ")");
             }
-            if (r.guid < 0) {
-                long g = guidFromId(r.id);
-                if (g >= 0) {
-                    r.guid = g;
+            if (!r.hasGuid) {
+                OptionalLong g = guidFromId(r.id);
+                if (g.isPresent()) {
+                    r.guid = g.getAsLong();
+                    r.hasGuid = true;
                 }
             }
-            if (r.guid >= 0) {
+            if (r.hasGuid) {
                 if (!taken.add(r.guid)) {
-                    NodeRec other = records.stream().filter(o -> o != r && o.guid == r.guid).findFirst().orElse(r);
+                    NodeRec other = records.stream().filter(o -> o != r && o.hasGuid && o.guid == r.guid).findFirst()
+                            .orElse(r);
                     throw new FormatException(r.file, r.line, "duplicate node GUID " + Guids.hex(r.guid)
                             + " (also \"" + other.id + "\" at " + other.file + ":" + other.line + ")");
                 }
@@ -442,11 +457,12 @@ public final class TopologyReader {
         }
         long next = GENERATED_GUID_BASE;
         for (NodeRec r : records) {
-            if (r.guid < 0) {
+            if (!r.hasGuid) {
                 while (taken.contains(next)) {
                     next += 0x100;
                 }
                 r.guid = next;
+                r.hasGuid = true;
                 taken.add(next);
                 next += 0x100;
             }
@@ -456,7 +472,7 @@ public final class TopologyReader {
             } catch (IllegalArgumentException e) {
                 throw new FormatException(r.file, r.line, "node description of \"" + r.id + "\" is longer than 64 bytes");
             }
-            n.setSystemImageGuid(r.sysImageGuid >= 0 ? r.sysImageGuid : r.guid);
+            n.setSystemImageGuid(r.hasSysImageGuid ? r.sysImageGuid : r.guid);
             n.setIds(Math.max(r.vendorId, 0), Math.max(r.deviceId, 0), 0);
             n.setEnhancedPort0(r.type == NodeType.SWITCH && r.enhanced);
             if (r.type == NodeType.SWITCH && r.lid >= 0) {
@@ -474,7 +490,7 @@ public final class TopologyReader {
         for (NodeRec r : records) {
             for (PortRec p : r.portRecs) {
                 Port local = r.node.port(p.num);
-                if (p.localGuid >= 0 && r.type != NodeType.SWITCH) {
+                if (p.hasLocalGuid && r.type != NodeType.SWITCH) {
                     local.setGuid(p.localGuid);
                 }
                 if (p.localLid >= 0 && r.type != NodeType.SWITCH) {
@@ -493,7 +509,7 @@ public final class TopologyReader {
                             + rr.ports + " of \"" + rr.id + "\"");
                 }
                 Port remote = rr.node.port(p.remotePort);
-                if (p.remoteGuid >= 0 && rr.type != NodeType.SWITCH) {
+                if (p.hasRemoteGuid && rr.type != NodeType.SWITCH) {
                     remote.setGuid(p.remoteGuid);
                 }
                 if (p.remoteLid >= 0 && rr.type != NodeType.SWITCH && remote.lid() == 0) {
@@ -643,25 +659,25 @@ public final class TopologyReader {
         }
     }
 
-    /** "S-0002c90300000001" style ids carry the node GUID. */
-    static long guidFromId(String id) {
+    /** "S-0002c90300000001" style ids carry the node GUID; empty for any other id. */
+    static OptionalLong guidFromId(String id) {
         if (id.length() < 3 || id.charAt(1) != '-') {
-            return -1;
+            return OptionalLong.empty();
         }
         char t = id.charAt(0);
         if (t != 'S' && t != 'H' && t != 'R') {
-            return -1;
+            return OptionalLong.empty();
         }
         String hex = id.substring(2);
-        if (hex.isEmpty() || hex.length() > 16) {
-            return -1;
+        if (hex.length() > 16) {
+            return OptionalLong.empty();
         }
         for (int i = 0; i < hex.length(); i++) {
             if (Character.digit(hex.charAt(i), 16) < 0) {
-                return -1;
+                return OptionalLong.empty();
             }
         }
-        return Long.parseUnsignedLong(hex, 16);
+        return OptionalLong.of(Long.parseUnsignedLong(hex, 16));
     }
 
     // ---------------------------------------------------------------- small helpers

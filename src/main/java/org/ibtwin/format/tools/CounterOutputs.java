@@ -30,10 +30,10 @@ public final class CounterOutputs {
     /**
      * One ibqueryerrors port line.
      *
-     * @param switchGuid the switch's GUID from its "Errors for 0x... " header, -1 for a CA
+     * @param switchGuid the switch's GUID from its "Errors for 0x... " header, null for a CA
      * @param port       the port, -1 for "ALL"
      */
-    public record ErrorLine(String nodeDesc, long switchGuid, long portGuid, int port, Map<String, Long> counters,
+    public record ErrorLine(String nodeDesc, Long switchGuid, long portGuid, int port, Map<String, Long> counters,
                             Instant time, int line) {
     }
 
@@ -103,7 +103,7 @@ public final class CounterOutputs {
         List<ErrorLine> out = new ArrayList<>();
         String[] lines = Text.lines(text);
         String desc = null;
-        long swGuid = -1;
+        Long swGuid = null;
         Instant time = null;
         for (int i = 0; i < lines.length; i++) {
             String l = lines[i];
@@ -116,7 +116,7 @@ public final class CounterOutputs {
             Matcher h = QERR_HEAD.matcher(l);
             if (h.matches()) {
                 desc = h.group(2);
-                swGuid = h.group(1) == null ? -1 : Text.guid(h.group(1), file, no);
+                swGuid = h.group(1) == null ? null : Text.guid(h.group(1), file, no);
                 continue;
             }
             Matcher p = QERR_PORT.matcher(l);

@@ -40,7 +40,7 @@ public final class DiscoveryOutputs {
         String[] lines = Text.lines(text);
         NodeType type = null;
         String key = null;
-        long nodeGuid = -1;
+        Long nodeGuid = null;
         String desc = null;
         for (int i = 0; i < lines.length; i++) {
             String l = lines[i];
@@ -51,9 +51,9 @@ public final class DiscoveryOutputs {
             Matcher h = HEADER.matcher(l);
             if (h.matches() && !l.contains("==(")) {
                 type = type(h.group(1));
-                nodeGuid = h.group(2) == null ? -1 : Text.guid(h.group(2), file, no);
+                nodeGuid = h.group(2) == null ? null : Text.guid(h.group(2), file, no);
                 desc = h.group(3);
-                key = nodeGuid >= 0 ? String.format("0x%016x", nodeGuid) : "CA@" + no;
+                key = nodeGuid != null ? String.format("0x%016x", nodeGuid) : "CA@" + no;
                 continue;
             }
             Matcher m = LINK.matcher(l);
@@ -64,16 +64,16 @@ public final class DiscoveryOutputs {
                 }
                 continue;       // a line some other version adds: not ours to judge
             }
-            long portGuid = m.group(1) == null ? -1 : Text.guid(m.group(1), file, no);
+            Long portGuid = m.group(1) == null ? null : Text.guid(m.group(1), file, no);
             NodeType t = type;
             String k = key;
-            long ng = nodeGuid;
+            Long ng = nodeGuid;
             String d = desc;
             if (m.group(2) != null) {      // -l: every line says who it is
                 d = m.group(2).strip();
                 k = String.format("0x%016x", portGuid);
                 t = null;
-                ng = -1;
+                ng = null;
             } else if (type == null) {
                 throw new FormatException(file, no, "iblinkinfo port line before any Switch: or CA: header");
             }
@@ -99,7 +99,7 @@ public final class DiscoveryOutputs {
                 ps = Text.physState(dn.group(2));
             }
             String rest = m.group(7).strip();
-            long rguid = -1;
+            Long rguid = null;
             int rlid = -1;
             int rport = -1;
             String rdesc = null;
@@ -107,7 +107,7 @@ public final class DiscoveryOutputs {
             LinkSpeed cs = null;
             Matcher r = REMOTE.matcher(rest);
             if (r.matches() && !r.group(3).isEmpty() && !rest.startsWith("[")) {
-                rguid = r.group(1) == null ? -1 : Text.guid(r.group(1), file, no);
+                rguid = r.group(1) == null ? null : Text.guid(r.group(1), file, no);
                 rlid = Text.integer(r.group(2), file, no, "remote lid");
                 rport = Text.integer(r.group(3), file, no, "remote port");
                 rdesc = r.group(5);
@@ -150,11 +150,11 @@ public final class DiscoveryOutputs {
             LinkSpeed s = LinkSpeed.parse(m.group(6));
             String desc = connected ? m.group(11) : m.group(13);
             String key = String.format("0x%016x", guid);
-            out.add(new PortLine(t, key, t == NodeType.SWITCH ? guid : -1, guid, desc,
+            out.add(new PortLine(t, key, t == NodeType.SWITCH ? (Long) guid : null, guid, desc,
                     Text.integer(m.group(2), file, no, "lid"), Text.integer(m.group(3), file, no, "port"),
                     connected ? w : null, connected ? s : null, null,
                     connected ? PhysState.LINK_UP : null,
-                    connected ? type(m.group(7)) : null, connected ? Text.guid(m.group(10), file, no) : -1,
+                    connected ? type(m.group(7)) : null, connected ? (Long) Text.guid(m.group(10), file, no) : null,
                     connected ? Text.integer(m.group(8), file, no, "remote lid") : -1,
                     connected ? Text.integer(m.group(9), file, no, "remote port") : -1,
                     connected ? m.group(12) : null, null, null, no));

@@ -147,7 +147,7 @@ class ToolOutputsTest {
         List<CounterOutputs.ErrorLine> l = CounterOutputs.ibqueryerrors(text("ibsim-lab/ibqueryerrors.txt"), "q");
         assertThat(l).hasSize(5);
         assertThat(l.get(0).nodeDesc()).isEqualTo("node003 mlx5_0");
-        assertThat(l.get(0).switchGuid()).isEqualTo(-1);
+        assertThat(l.get(0).switchGuid()).isNull();
         assertThat(l.get(0).counters()).containsEntry("LinkDownedCounter", 7L);
         assertThat(l.get(1).port()).isEqualTo(-1);
         assertThat(l.get(2).switchGuid()).isEqualTo(0x0002c90380000002L);
