@@ -4,19 +4,17 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.ibtwin.format.FabricDescription;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.model.Fabric;
-import org.ibtwin.model.Guids;
 import org.ibtwin.model.HostFacts;
 import org.ibtwin.model.Link;
 import org.ibtwin.model.Node;
+import org.ibtwin.model.NodeNames;
 import org.ibtwin.model.NodeType;
 import org.ibtwin.model.Port;
 import org.ibtwin.model.PortCounter;
@@ -284,38 +282,13 @@ public final class FabricState {
 
     // ------------------------------------------------------------------------------------------------ names
 
-    /**
-     * The name findings use for a node: the host name (first word of a CA's description, a switch's
-     * description) when no other node has it, else the whole description when unique, else the description and
-     * the node GUID.
-     */
+    /** The name findings use for a node: {@link NodeNames} (the host name, told apart where it is not unique). */
     public String name(Node n) {
         if (names == null || !names.containsKey(n)) {
-            names = computeNames();
+            names = NodeNames.of(fabric);
         }
         String s = names.get(n);
         return s == null ? n.name() : s;
-    }
-
-    private Map<Node, String> computeNames() {
-        Map<String, Integer> hostCount = new HashMap<>();
-        Map<String, Integer> descCount = new HashMap<>();
-        for (Node n : fabric.nodes()) {
-            hostCount.merge(FabricDescription.hostName(n), 1, Integer::sum);
-            descCount.merge(n.description(), 1, Integer::sum);
-        }
-        Map<Node, String> m = new IdentityHashMap<>(fabric.size() * 2);
-        for (Node n : fabric.nodes()) {
-            String h = FabricDescription.hostName(n);
-            if (hostCount.get(h) == 1) {
-                m.put(n, h);
-            } else if (descCount.get(n.description()) == 1 && !n.description().isBlank()) {
-                m.put(n, n.description());
-            } else {
-                m.put(n, (n.description().isBlank() ? n.name() : n.description()) + " " + Guids.hex(n.guid()));
-            }
-        }
-        return m;
     }
 
     /** "leaf02/33". */

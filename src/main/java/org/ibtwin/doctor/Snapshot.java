@@ -108,7 +108,9 @@ public record Snapshot(String format, String source, String time, String topolog
             for (HostInfo.Key k : HostInfo.Key.values()) {
                 HostInfo.Fact f = h.fact(k);
                 if (f != null) {
-                    m.put(k.name().toLowerCase(java.util.Locale.ROOT), String.valueOf(f.value()));
+                    // a GUID is unsigned: as the tools print it, never as a (negative) decimal long
+                    m.put(k.name().toLowerCase(java.util.Locale.ROOT), k == HostInfo.Key.NODE_GUID
+                            && f.value() instanceof Long g ? Guids.hex(g) : String.valueOf(f.value()));
                 }
             }
             if (!m.isEmpty()) {

@@ -44,7 +44,7 @@ import org.ibtwin.model.LinkLayer;
 import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.model.LinkWidth;
 import org.ibtwin.model.Node;
-import org.ibtwin.model.NodeType;
+import org.ibtwin.model.NodeNames;
 import org.ibtwin.model.PcieGen;
 import org.ibtwin.model.Port;
 
@@ -783,11 +783,7 @@ public final class FabricDescription {
      * description goes by its topology name.
      */
     public static String hostName(Node n) {
-        String d = n.description() == null ? "" : n.description().trim();
-        if (d.isEmpty()) {
-            return n.name();
-        }
-        return n.type() == NodeType.CA ? d.split("\\s+", 2)[0] : d;
+        return NodeNames.hostName(n.type(), n.description(), n.name());
     }
 
     /** Ports and cables name a node by its host name or by its topology name. */

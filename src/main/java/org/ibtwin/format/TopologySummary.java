@@ -12,6 +12,7 @@ import org.ibtwin.model.HostFacts;
 import org.ibtwin.model.Link;
 import org.ibtwin.model.LinkLayer;
 import org.ibtwin.model.Node;
+import org.ibtwin.model.NodeNames;
 import org.ibtwin.model.NodeType;
 import org.ibtwin.model.Port;
 
@@ -35,6 +36,7 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
     }
 
     public static TopologySummary of(Fabric f, String source) {
+        Map<Node, String> names = NodeNames.of(f);
         Map<String, Integer> sw = new TreeMap<>();
         Map<String, Integer> ca = new TreeMap<>();
         int routers = 0;
@@ -65,7 +67,7 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
                 String cable = l.cable().kind().label()
                         + (l.cable().lengthMetres() > 0 ? " " + fmt(l.cable().lengthMetres()) + " m" : "")
                         + " carries " + l.cable().maxWidth().label() + l.cable().maxSpeed().label();
-                degraded.add(new Degraded(portName(l.a()), portName(l.b()), rate,
+                degraded.add(new Degraded(portName(names, l.a()), portName(names, l.b()), rate,
                         l.capableWidth().label() + l.capableSpeed().label(), cable));
             }
         }
@@ -77,14 +79,14 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
             for (int i = 1; i <= n.numPorts(); i++) {
                 Port p = n.port(i);
                 if (p.linkLayer() == LinkLayer.ETHERNET) {
-                    ethernet.add(portName(p));
+                    ethernet.add(portName(names, p));
                 }
             }
             if (n.type() != NodeType.CA) {
                 continue;
             }
             HostFacts h = n.hostFacts();
-            String host = FabricDescription.hostName(n);
+            String host = names.get(n);
             if (h == null) {
                 byPcie.computeIfAbsent("unknown", k -> new ArrayList<>()).add(host);
                 continue;
@@ -119,9 +121,9 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
         return String.format("vendor 0x%x device 0x%x", n.vendorId(), n.deviceId());
     }
 
-    /** "leaf01/33" or "node017/1": the host name and the port. */
-    public static String portName(Port p) {
-        return FabricDescription.hostName(p.node()) + "/" + p.number();
+    /** "leaf01/33" or "node017/1": the node's {@link NodeNames name} and the port. */
+    private static String portName(Map<Node, String> names, Port p) {
+        return names.get(p.node()) + "/" + p.number();
     }
 
     private static String fmt(double d) {

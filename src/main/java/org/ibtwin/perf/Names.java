@@ -2,7 +2,7 @@ package org.ibtwin.perf;
 
 import org.ibtwin.model.Link;
 import org.ibtwin.model.Node;
-import org.ibtwin.model.NodeType;
+import org.ibtwin.model.NodeNames;
 import org.ibtwin.model.Port;
 
 /** How results name hosts, ports and links: "node017", "leaf02/33", "leaf02/33 <-> spine01/17". */
@@ -10,13 +10,9 @@ public final class Names {
     private Names() {
     }
 
-    /** A CA by its host name (the first word of its description), a switch by its description. */
+    /** A CA by its host name (the first word of its description), a switch by its description: {@link NodeNames}. */
     public static String node(Node n) {
-        String d = n.description() == null ? "" : n.description().trim();
-        if (d.isEmpty()) {
-            return n.name();
-        }
-        return n.type() == NodeType.CA ? d.split("\\s+", 2)[0] : d;
+        return NodeNames.hostName(n.type(), n.description(), n.name());
     }
 
     /** "leaf02/33". */

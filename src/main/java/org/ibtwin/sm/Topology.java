@@ -11,6 +11,7 @@ import org.ibtwin.mad.Layout;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.model.LinkWidth;
+import org.ibtwin.model.NodeNames;
 import org.ibtwin.model.NodeType;
 
 /**
@@ -81,6 +82,8 @@ public final class Topology {
     private final byte[] switchInfo;
     private final int smPort;
     private final Map<Long, Integer> byGuid;
+    /** The nodes' names, made on first use (a benign race: every thread makes the same array). */
+    private volatile String[] names;
     /** NodeInfo as each node answered it, {@link #NODE_INFO_SIZE} bytes a node (empty when not kept). */
     private byte[] nodeInfo = new byte[0];
 
@@ -488,17 +491,23 @@ public final class Topology {
         return code == 1 ? LinkSpeed.XDR : null;
     }
 
-    /** "leaf02/33": a port named by its node's description (first word) and number. */
+    /** "leaf02/33": a port named by its node's {@link #shortName} and number. */
     public String portName(int g) {
         return shortName(portNode[g]) + "/" + portNumber(g);
     }
 
-    /** The first word of the node description, or its GUID when it has none. */
+    /**
+     * The node as a human calls it ({@link NodeNames}): its host name, told apart by description and GUID where
+     * other nodes share it; its GUID when it has no description.
+     */
     public String shortName(int n) {
-        String d = description[n].strip();
-        int sp = d.indexOf(' ');
-        String w = sp < 0 ? d : d.substring(0, sp);
-        return w.isEmpty() ? String.format("0x%016x", nodeGuid[n]) : w;
+        String[] s = names;
+        if (s == null) {
+            s = NodeNames.of(nodeGuid.length, this::nodeType, i -> description[i],
+                    i -> String.format("0x%016x", nodeGuid[i]), i -> nodeGuid[i]);
+            names = s;
+        }
+        return s[n];
     }
 
     static String text(byte[] nodeDescription) {
