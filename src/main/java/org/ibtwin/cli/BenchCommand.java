@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 /** {@code ibtwin bench}: benchmarks that print figures. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
         subcommands = {BenchTopoCommand.class, BenchMadCommand.class, BenchIbsimCommand.class,
-            BenchPerfCommand.class, BenchDoctorCommand.class, BenchSmCommand.class,
+            BenchPerfCommand.class, BenchDoctorCommand.class, BenchReadersCommand.class, BenchSmCommand.class,
             BenchOpensmCommand.class, BenchIbnetdiscoverCommand.class, BenchNcclCommand.class})
 public final class BenchCommand implements Runnable {
     @picocli.CommandLine.Spec

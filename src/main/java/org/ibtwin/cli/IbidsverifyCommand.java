@@ -15,6 +15,7 @@ import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.diag.NetFabric;
 import org.ibtwin.diag.NetOutputs;
 import org.ibtwin.format.NodeNameMap;
+import org.ibtwin.format.TopologyReader;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -73,6 +74,9 @@ public final class IbidsverifyCommand extends DiagCommand {
                 err.println("Failed to open ibnet topology: " + topologyFile + ": " + e.getMessage());
                 return Main.USAGE;
             }
+            // the script reads anything; a file that is no topology is one line and exit 2, as in topo (duplicate
+            // GUIDs and LIDs pass the check: finding them is this tool's job)
+            TopologyReader.check(Path.of(topologyFile));
         } else {
             checkCommonOptions();
             NetFabric f = scan();

@@ -16,6 +16,7 @@ import org.ibtwin.diag.NetNode;
 import org.ibtwin.diag.NetOutputs;
 import org.ibtwin.diag.NodeLists;
 import org.ibtwin.format.NodeNameMap;
+import org.ibtwin.format.TopologyReader;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -73,6 +74,9 @@ abstract class NodeListCommand extends DiagCommand {
                 spec.commandLine().getErr().println("cat: " + topologyFile + ": " + e.getMessage());
                 return 1;
             }
+            // the real script greps whatever it is given; a file that is no topology is one line and exit 2 here,
+            // as in every other command that reads one
+            TopologyReader.check(Path.of(topologyFile));
         } else {
             checkCommonOptions();
             NetFabric f = scan();

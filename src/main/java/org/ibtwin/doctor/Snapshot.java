@@ -1,13 +1,16 @@
 package org.ibtwin.doctor;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ibtwin.format.FormatException;
+import org.ibtwin.format.TextFiles;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.model.Guids;
 import org.ibtwin.model.Link;
@@ -36,9 +40,18 @@ public record Snapshot(String format, String source, String time, String topolog
     /** A node; ports only where something is connected or has a LID. */
     public record SNode(String guid, String type, String name, String description, String device, int lid,
                         List<SPort> ports) {
+        public SNode {
+            checkLid(lid);
+        }
     }
 
     public record SPort(int port, String guid, int lid, String state, String phys) {
+        public SPort {
+            if (port < 0 || port > 254) {
+                throw new IllegalArgumentException("port " + port + " is not a port number (0..254)");
+            }
+            checkLid(lid);
+        }
     }
 
     /**
@@ -53,6 +66,16 @@ public record Snapshot(String format, String source, String time, String topolog
     }
 
     public record SSm(String guid, int lid, int priority, String state) {
+        public SSm {
+            checkLid(lid);
+        }
+    }
+
+    /** LIDs are 16-bit: 0 (none) to 0xffff. */
+    private static void checkLid(int lid) {
+        if (lid < 0 || lid > 0xffff) {
+            throw new IllegalArgumentException("lid " + lid + " is not a LID (0..65535)");
+        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -146,17 +169,17 @@ public record Snapshot(String format, String source, String time, String topolog
 
     /** Reads a snapshot; a file that is not one is a {@link FormatException} with the line JSON broke on. */
     public static Snapshot read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new FormatException(file.toString(), 0, "no such file");
-        } catch (IOException e) {
-            throw new FormatException(file.toString(), 0, "cannot read: " + e.getMessage());
-        }
+        String text = TextFiles.read(file);
+        checkNumbers(text, file.toString());
         Snapshot s;
         try {
             s = JSON.readValue(text, Snapshot.class);
+        } catch (ValueInstantiationException e) {
+            // a value our records refuse (a negative LID): the place in the file, the path, why
+            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            String why = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
+                    : e.getOriginalMessage();
+            throw new FormatException(file.toString(), line, "not an ibtwin snapshot: " + path(e) + ": " + why);
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             String why = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException
@@ -171,6 +194,64 @@ public record Snapshot(String format, String source, String time, String topolog
         }
         return new Snapshot(s.format, s.source, s.time, s.topology == null ? "" : s.topology, orEmpty(s.nodes),
                 orEmpty(s.links), orEmpty(s.counters), orEmpty(s.sms), s.hosts == null ? Map.of() : s.hosts);
+    }
+
+    /**
+     * LIDs and port numbers in range, each checked where it stands (the records check them again, but Jackson
+     * places a record's failure at its end): {@code a.json:12: ... nodes[0].lid: -3 is not a LID (0..65535)}.
+     * Malformed JSON is left to the reader, which says where it broke.
+     */
+    private static void checkNumbers(String text, String file) {
+        try (JsonParser p = JSON.getFactory().createParser(text)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                String name = p.currentName();
+                if (!(t.isNumeric() && ("lid".equals(name) || "port".equals(name)))) {
+                    continue;
+                }
+                boolean lid = name.equals("lid");
+                long max = lid ? 0xffff : 254;
+                boolean ok = t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT
+                        && p.getIntValue() >= 0 && p.getIntValue() <= max;
+                if (!ok) {
+                    throw new FormatException(file, p.currentTokenLocation().getLineNr(), "not an ibtwin snapshot: "
+                            + path(p.getParsingContext().pathAsPointer().toString()) + ": " + p.getText()
+                            + (lid ? " is not a LID (0..65535)" : " is not a port number (0..254)"));
+                }
+            }
+        } catch (JsonProcessingException e) {
+            // malformed: the reader reports it
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** "/nodes/3/lid" as "nodes[3].lid". */
+    private static String path(String pointer) {
+        StringBuilder sb = new StringBuilder();
+        for (String part : pointer.split("/")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            if (part.chars().allMatch(Character::isDigit)) {
+                sb.append('[').append(part).append(']');
+            } else {
+                sb.append(sb.isEmpty() ? "" : ".").append(part.replace("~1", "/").replace("~0", "~"));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** "nodes[3].ports[0]": where in the document a value was refused. */
+    private static String path(JsonMappingException e) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                sb.append(sb.isEmpty() ? "" : ".").append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.isEmpty() ? "the document" : sb.toString();
     }
 
     private static <T> List<T> orEmpty(List<T> l) {

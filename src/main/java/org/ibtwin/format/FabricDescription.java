@@ -7,10 +7,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -216,18 +214,20 @@ public final class FabricDescription {
     private final String file;
     private final String topology;
     private final Path topologyPath;
+    private final int topologyLine;
     private final Facts hostDefaults;
     private final Cable cableDefault;
     private final List<HostRule> hostRules;
     private final List<PortRule> portRules;
     private final List<CableRule> cableRules;
 
-    private FabricDescription(String file, String topology, Path topologyPath, Facts hostDefaults,
+    private FabricDescription(String file, String topology, Path topologyPath, int topologyLine, Facts hostDefaults,
                               Cable cableDefault, List<HostRule> hostRules, List<PortRule> portRules,
                               List<CableRule> cableRules) {
         this.file = file;
         this.topology = topology;
         this.topologyPath = topologyPath;
+        this.topologyLine = topologyLine;
         this.hostDefaults = hostDefaults;
         this.cableDefault = cableDefault;
         this.hostRules = hostRules;
@@ -243,15 +243,17 @@ public final class FabricDescription {
      * @throws FormatException when the file cannot be read or is wrong in any way
      */
     public static FabricDescription read(Path file) {
-        String text;
+        long bytes;
         try {
-            text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new FormatException(file.toString(), 0, "no such file", e);
+            bytes = Files.size(file);
         } catch (IOException e) {
-            throw new FormatException(file.toString(), 0, "cannot read: " + e.getMessage(), e);
+            throw TextFiles.failure(file, file.toString(), e);
         }
-        return parse(text, file);
+        // a code point is at most 4 bytes: a file this large is over the limit without reading it
+        if (bytes > 4L * YamlTree.MAX_CODE_POINTS) {
+            throw YamlTree.tooLarge(file.toString());
+        }
+        return parse(TextFiles.read(file), file);
     }
 
     /**
@@ -282,8 +284,10 @@ public final class FabricDescription {
             checkKeys(top, "", TOP_KEYS);
             String topology = null;
             Path topologyPath = null;
+            int topologyLine = 0;
             YEntry t = entry(top, "topology");
             if (t != null) {
+                topologyLine = t.line();
                 topology = text(t, "topology");
                 if (topology.isBlank()) {
                     throw fail(t.line(), "topology: empty file name");
@@ -349,8 +353,8 @@ public final class FabricDescription {
                 PortMatch end = portMatch(required(m, p, "end"), p + ".end");
                 cables.add(new CableRule(end, cableSpec(m, p)));
             });
-            return new FabricDescription(file, topology, topologyPath, defaults, cable, List.copyOf(hosts),
-                    List.copyOf(ports), List.copyOf(cables));
+            return new FabricDescription(file, topology, topologyPath, topologyLine, defaults, cable,
+                    List.copyOf(hosts), List.copyOf(ports), List.copyOf(cables));
         }
 
         private interface ItemReader {
@@ -765,6 +769,11 @@ public final class FabricDescription {
     /** The topology file resolved against the description's directory, or null when there is none. */
     public Path topologyPath() {
         return topologyPath;
+    }
+
+    /** The line of the {@code topology} key, 0 when there is none. */
+    public int topologyLine() {
+        return topologyLine;
     }
 
     /** The host facts of a CA no {@code hosts} entry matches: the built-in defaults with {@code defaults.host}. */

@@ -48,8 +48,12 @@ public final class FabricFiles {
                 throw new FormatException(file.toString(), 0, "no topology: add a 'topology:' key naming an "
                         + "ibnetdiscover or ibsim net file");
             }
+            if (Files.isDirectory(topo)) {
+                throw new FormatException(file.toString(), d.topologyLine(), "topology: " + topo
+                        + " is a directory, not a topology file");
+            }
             if (!Files.exists(topo)) {
-                throw new FormatException(file.toString(), 0, "topology file " + topo + " not found");
+                throw new FormatException(file.toString(), d.topologyLine(), "topology file " + topo + " not found");
             }
             Fabric f = TopologyReader.read(topo);
             d.applyTo(f);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -53,15 +52,10 @@ public final class Guid2LidFile {
 
     /** Reads {@code file}; a missing file is empty (an SM's first run). */
     public static Contents read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
+        if (!Files.exists(file) && !Files.isSymbolicLink(file)) {
             return new Contents(Map.of(), List.of());
-        } catch (IOException e) {
-            throw new FormatException(file.toString(), 0, "cannot read: " + e.getMessage(), e);
         }
-        return parse(text, file.toString());
+        return parse(TextFiles.read(file), file.toString());
     }
 
     /** Parses guid2lid text; {@code name} is the file name for messages. */

@@ -1,9 +1,5 @@
 package org.ibtwin.format;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,13 +15,7 @@ public final class GuidListFile {
 
     /** The GUIDs of {@code file}, in file order. */
     public static List<Long> read(Path file) {
-        try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
-        } catch (NoSuchFileException e) {
-            throw new FormatException(file.toString(), 0, "no such file");
-        } catch (IOException e) {
-            throw new FormatException(file.toString(), 0, "cannot read: " + e.getMessage(), e);
-        }
+        return parse(TextFiles.read(file), file.toString());
     }
 
     public static List<Long> parse(String text, String name) {

@@ -1,9 +1,5 @@
 package org.ibtwin.format;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,15 +17,7 @@ public final class KeyValueFile {
     }
 
     public static List<Entry> read(Path file) {
-        try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
-        } catch (NoSuchFileException e) {
-            throw new FormatException(file.toString(), 0, "no such file");
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new FormatException(file.toString(), 0, "not a text file (invalid UTF-8)");
-        } catch (IOException e) {
-            throw new FormatException(file.toString(), 0, "cannot read: " + e.getMessage());
-        }
+        return parse(TextFiles.read(file), file.toString());
     }
 
     public static List<Entry> parse(String text, String name) {

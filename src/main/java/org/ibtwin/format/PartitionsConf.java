@@ -75,14 +75,81 @@ public final class PartitionsConf {
         return partitions;
     }
 
-    /** Whether a text looks like a partitions.conf (a {@code Name=PKey : members ;} statement). */
+    /**
+     * Whether a text looks like a partitions.conf: a statement head {@code Name[=PKey][,flags] :} at the start of a
+     * line (comments left out) with a {@code ;} somewhere after it, as {@link #STATEMENT} says, but in one pass: a
+     * regular expression over the whole text backtracks over every line of a long "key: value" file that has no
+     * {@code ;}, quadratic in its length.
+     */
     public static boolean looksLike(String text) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(text.length() + 1);
         for (String line : text.split("\n", -1)) {
             int h = line.indexOf('#');
             sb.append(h < 0 ? line : line.substring(0, h)).append('\n');
         }
-        return STATEMENT.matcher(sb).find();
+        int lastSemicolon = sb.lastIndexOf(";");
+        for (int start = 0; start < lastSemicolon; start = sb.indexOf("\n", start) + 1) {
+            int colon = statementHead(sb, start);
+            if (colon >= 0 && colon < lastSemicolon) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Where the ':' of a statement head starting at {@code i} is, or -1: white space, a name of
+     * {@code [A-Za-z0-9_.-]}, optionally {@code =} and a (0x) hexadecimal P_Key, optionally {@code ,} and flags up
+     * to the end of the line, then {@code :}; white space between the parts. A line of white space only is no head
+     * (the next line's head, reached through it, is tried on its own).
+     */
+    private static int statementHead(CharSequence s, int i) {
+        int n = s.length();
+        while (i < n && s.charAt(i) != '\n' && Character.isWhitespace(s.charAt(i))) {
+            i++;
+        }
+        int name = i;
+        while (i < n && nameChar(s.charAt(i))) {
+            i++;
+        }
+        if (i == name) {
+            return -1;
+        }
+        i = skipSpace(s, i);
+        if (i < n && s.charAt(i) == '=') {
+            i = skipSpace(s, i + 1);
+            if (i + 2 < n && s.charAt(i) == '0' && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X')
+                    && Character.digit(s.charAt(i + 2), 16) >= 0) {
+                i += 2;
+            }
+            int digits = i;
+            while (i < n && Character.digit(s.charAt(i), 16) >= 0 && s.charAt(i) < 0x80) {
+                i++;
+            }
+            if (i == digits) {
+                return -1;
+            }
+            i = skipSpace(s, i);
+        }
+        if (i < n && s.charAt(i) == ',') {
+            i++;
+            while (i < n && s.charAt(i) != ':' && s.charAt(i) != ';' && s.charAt(i) != '\n') {
+                i++;
+            }
+        }
+        return i < n && s.charAt(i) == ':' ? i : -1;
+    }
+
+    private static boolean nameChar(char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.'
+                || c == '-';
+    }
+
+    private static int skipSpace(CharSequence s, int i) {
+        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+            i++;
+        }
+        return i;
     }
 
     public static PartitionsConf read(Path path) {

@@ -2,9 +2,7 @@ package org.ibtwin.format;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,7 +47,20 @@ public final class TopologyReader {
     public static Fabric read(Path file) {
         TopologyReader r = new TopologyReader();
         r.parseFile(file, file.toString());
-        return r.build();
+        return r.build(file.toString());
+    }
+
+    /**
+     * Checks that a file is a topology, line by line, as {@link #read} does, without building the fabric: what
+     * only a fabric can contradict (a GUID or a port given twice, a port naming a node not in the file) passes, so
+     * the tools that look for exactly those (ibidsverify) can still report them.
+     *
+     * @throws FormatException naming the file (and line) when it is not a topology or holds no node
+     */
+    public static void check(Path file) {
+        TopologyReader r = new TopologyReader();
+        r.parseFile(file, file.toString());
+        r.requireNodes(file.toString());
     }
 
     /** Reads topology text; {@code name} is used in error messages. Includes are resolved against the cwd. */
@@ -60,7 +71,14 @@ public final class TopologyReader {
         } catch (IOException e) {
             throw new FormatException(name, 0, e.getMessage());
         }
-        return r.build();
+        return r.build(name);
+    }
+
+    /** A file with no Switch, Ca or Rt line is not a fabric (an empty or all-comment file, a wrong file). */
+    private void requireNodes(String name) {
+        if (records.isEmpty()) {
+            throw new FormatException(name, 0, "no nodes (no Switch, Ca or Rt line)");
+        }
     }
 
     // ---------------------------------------------------------------- records
@@ -113,14 +131,10 @@ public final class TopologyReader {
         if (!including.add(abs)) {
             throw new FormatException(shown, 0, "includes itself");
         }
-        try (BufferedReader br = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader br = TextFiles.open(file, shown)) {
             parse(br, shown, abs.getParent());
-        } catch (NoSuchFileException e) {
-            throw new FormatException(shown, 0, "no such file");
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new FormatException(shown, 0, "not a text file (invalid UTF-8)");
         } catch (IOException e) {
-            throw new FormatException(shown, 0, "cannot read: " + e.getMessage());
+            throw TextFiles.failure(file, shown, e);
         } finally {
             including.remove(abs);
         }
@@ -168,6 +182,10 @@ public final class TopologyReader {
                 continue;
             }
             String word = sp < 0 ? line : line.substring(0, sp);
+            if (groupingHeader(line, word)) {
+                cur = null;
+                continue;
+            }
             if (word.equalsIgnoreCase("include")) {
                 String target = unquote(stripComment(line.substring(word.length())).trim());
                 if (target.isEmpty()) {
@@ -195,6 +213,17 @@ public final class TopologyReader {
             throw new FormatException(file, pendingLine, "node attributes (" + String.join(", ", pending.keySet())
                     + ") with no Switch, Ca or Rt line after them");
         }
+    }
+
+    /** ibnetdiscover -g's headers: "Non-Chassis Nodes", "Chassis 1 (guid 0x0008f10400411f55)". */
+    private static boolean groupingHeader(String line, String word) {
+        if (line.equals("Non-Chassis Nodes")) {
+            return true;
+        }
+        if (!word.equals("Chassis") || line.length() <= word.length() + 1) {
+            return false;
+        }
+        return Character.isDigit(line.substring(word.length()).strip().charAt(0));
     }
 
     private static NodeType nodeType(String word) {
@@ -429,7 +458,8 @@ public final class TopologyReader {
 
     // ---------------------------------------------------------------- building
 
-    private Fabric build() {
+    private Fabric build(String name) {
+        requireNodes(name);
         Fabric fabric = new Fabric();
         Map<String, NodeRec> byId = new HashMap<>(records.size() * 2);
         Set<Long> taken = new HashSet<>(records.size() * 2);

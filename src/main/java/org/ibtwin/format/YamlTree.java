@@ -56,16 +56,27 @@ final class YamlTree {
         @Override
         public String describe() {
             return switch (token) {
-                case VALUE_STRING -> "\"" + text + "\"";
+                case VALUE_STRING -> "\"" + abbreviate(text) + "\"";
                 case VALUE_NULL -> "nothing";
                 case VALUE_TRUE -> "true";
                 case VALUE_FALSE -> "false";
-                default -> text;
+                default -> abbreviate(text);
             };
         }
     }
 
     private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
+
+    /**
+     * The most code points a document may have: SnakeYAML's own limit (LoaderOptions' code point limit, 3 MiB),
+     * checked here before parsing, since SnakeYAML finds it out only after seconds and a gigabyte of work.
+     */
+    static final int MAX_CODE_POINTS = 3 * 1024 * 1024;
+    /**
+     * The longest line a document may have. No key or value of a fabric description comes near it, and SnakeYAML
+     * takes seconds a megabyte over one long scalar: a longer line is refused before it parses.
+     */
+    static final int MAX_LINE = 65_536;
 
     private YamlTree() {
     }
@@ -77,6 +88,21 @@ final class YamlTree {
      * @throws FormatException for malformed YAML, aliases, or more than one document
      */
     static YNode parse(String text, String file) {
+        if (text.length() > MAX_CODE_POINTS && text.codePointCount(0, text.length()) > MAX_CODE_POINTS) {
+            throw tooLarge(file);
+        }
+        int lineNo = 1;
+        for (int start = 0; start < text.length(); lineNo++) {
+            int end = text.indexOf('\n', start);
+            if (end < 0) {
+                end = text.length();
+            }
+            if (end - start > MAX_LINE) {
+                throw new FormatException(file, lineNo, String.format(java.util.Locale.ROOT,
+                        "line longer than %,d characters (%,d)", MAX_LINE, end - start));
+            }
+            start = end + 1;
+        }
         try (JsonParser p = FACTORY.createParser(text)) {
             if (p.nextToken() == null) {
                 return null;
@@ -91,6 +117,18 @@ final class YamlTree {
         } catch (IOException e) {
             throw new FormatException(file, 0, "cannot read: " + e.getMessage(), e);
         }
+    }
+
+    /** A value as messages quote it: at most 40 characters. */
+    static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
+    }
+
+    /** "lab.yaml: larger than the 3 MiB a YAML document may have". */
+    static FormatException tooLarge(String file) {
+        return new FormatException(file, 0, "larger than the " + MAX_CODE_POINTS / (1024 * 1024)
+                + " MiB (" + String.format(java.util.Locale.ROOT, "%,d", MAX_CODE_POINTS)
+                + " characters) a YAML document may have");
     }
 
     private static YNode read(JsonParser p, String file) throws IOException {

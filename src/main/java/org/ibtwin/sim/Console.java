@@ -5,13 +5,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Serial;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.ibtwin.format.FormatException;
+import org.ibtwin.format.TextFiles;
 import org.ibtwin.mad.Dumps;
 import org.ibtwin.mad.PerfAttributes;
 import org.ibtwin.mad.PortId;
@@ -125,9 +125,9 @@ public final class Console {
         }
         List<String> lines;
         try {
-            lines = Files.readAllLines(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ScriptException(file + ": cannot read: " + (e.getMessage() == null ? e : e.getMessage()));
+            lines = TextFiles.read(p, file.toString()).lines().toList();
+        } catch (FormatException e) {
+            throw new ScriptException(e.getMessage());
         }
         Path saved = base;
         depth++;

@@ -2,12 +2,15 @@ package org.ibtwin.sm;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.model.NodeType;
 import org.ibtwin.sm.sa.SaSnapshot;
 import org.ibtwin.sm.sa.SubnetAdministrator;
 import org.ibtwin.sm.routing.Lfts;
@@ -38,6 +41,8 @@ public final class SubnetManager {
     private final SmpPipe pipe;
     private final LidManager lidManager;
     private final RoutingStage routing;
+    /** Root GUIDs already warned about: each is one line, once, not once a sweep. */
+    private final Set<Long> rootGuidsWarned = new HashSet<>();
     private final LftWriter lftWriter = new LftWriter();
     private final PortActivator activator;
     private final SmInfoAgent smInfo;
@@ -161,6 +166,7 @@ public final class SubnetManager {
                 l.maxLid(), smLid, saved ? "; guid2lid saved" : ""));
 
         phase = "routing";
+        checkRootGuids(t, problems);
         SwitchGraph g = RoutingStage.graph(t, l);
         RoutingEngines.Chain.Result rr = routing.route(g);
         for (String s : rr.declined()) {
@@ -385,6 +391,33 @@ public final class SubnetManager {
     public void detach() {
         smInfo.state(SmInfoAgent.NOT_ACTIVE);
         transport.onUnsolicited(null);
+    }
+
+    /** A root GUID naming a CA or no node at all is left out by the engines: say so, one line each. */
+    private void checkRootGuids(Topology t, List<String> problems) {
+        for (long guid : config.rootGuids()) {
+            if (rootGuidsWarned.contains(guid)) {
+                continue;
+            }
+            int n = t.nodeByGuid(guid);
+            if (n < 0) {
+                for (int i = 0; i < t.nodeCount() && n < 0; i++) {
+                    for (int p = 1; p <= t.numPorts(i); p++) {
+                        if (t.portGuid(t.port(i, p)) == guid) {
+                            n = i;
+                            break;
+                        }
+                    }
+                }
+            }
+            if (n >= 0 && t.isSwitch(n)) {
+                continue;
+            }
+            rootGuidsWarned.add(guid);
+            warn(problems, String.format(Locale.ROOT, "root GUID 0x%016x %s: ignored", guid, n < 0
+                    ? "is no node of this fabric" : "is " + t.shortName(n) + ", a "
+                    + (t.nodeType(n) == NodeType.ROUTER ? "router" : "CA") + ", not a switch"));
+        }
     }
 
     private void warn(List<String> problems, String line) {

@@ -251,7 +251,10 @@ class ConsoleTest {
         assertThat(console.runScript(sub.resolve("quits.txt"))).isFalse();
         assertThat(b.twin.counter("leaf01", 8, PortCounter.LINK_DOWNED)).isEqualTo(2);
         assertThatThrownBy(() -> console.runScript(dir.resolve("missing.txt")))
-                .hasMessageStartingWith(dir.resolve("missing.txt") + ": cannot read");
+                .hasMessage(dir.resolve("missing.txt") + ": no such file");
+        Files.write(dir.resolve("binary.txt"), new byte[] {(byte) 0xff, (byte) 0xfe, 'x', '\n'});
+        assertThatThrownBy(() -> console.runScript(dir.resolve("binary.txt")))
+                .hasMessage(dir.resolve("binary.txt") + ": not a text file (invalid UTF-8)");
         Files.writeString(dir.resolve("loop.txt"), "source loop.txt\n");
         assertThatThrownBy(() -> console.runScript(dir.resolve("loop.txt"))).hasMessageContaining("nested more than");
     }
