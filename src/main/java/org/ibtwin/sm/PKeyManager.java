@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +13,7 @@ import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Field;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.NodeType;
+import org.ibtwin.model.Partitions;
 import org.ibtwin.sm.sa.SaSnapshot;
 import org.ibtwin.transport.SmpPipe;
 
@@ -98,35 +98,17 @@ final class PKeyManager {
         written.clear();
     }
 
-    /**
-     * The P_Key of each partition key ("0x7fff"; a name when the file gives no P_Key: then, as OpenSM generates
-     * one, the next free number counting from 1, in file order).
-     */
+    /** The P_Key of each partition key, as {@link PartitionsConf#pkeys()} numbers them. */
     private Map<String, Integer> pkeysByKey(List<String> warnings) {
-        Map<String, Integer> keys = new LinkedHashMap<>();
-        keys.put(String.format("0x%04x", PartitionsConf.DEFAULT_PKEY), PartitionsConf.DEFAULT_PKEY);
         if (conf == null) {
-            return keys;
+            return Map.of(String.format("0x%04x", PartitionsConf.DEFAULT_PKEY), PartitionsConf.DEFAULT_PKEY);
         }
-        int counter = 0;
+        Map<String, Integer> keys = conf.pkeys();
         for (PartitionsConf.Partition p : conf.partitions()) {
-            if (p.pkey() >= 0) {
-                keys.putIfAbsent(p.key(), p.pkey());
-                continue;
-            }
-            if (keys.containsKey(p.key())) {
-                continue;                       // a second statement of a partition named so: the same P_Key
-            }
-            // as OpenSM: the next number from 1 up that no partition defined so far has
-            while (++counter < PartitionsConf.DEFAULT_PKEY && keys.containsValue(counter)) {
-                continue;
-            }
-            if (counter >= PartitionsConf.DEFAULT_PKEY) {
+            if (!keys.containsKey(p.key())) {
                 warnOnce(warnings, conf.file() + ":" + p.line() + ": no P_Key left for partition \"" + p.name()
                         + "\"; left out");
-                continue;
             }
-            keys.put(p.key(), counter);
         }
         return keys;
     }
@@ -134,17 +116,9 @@ final class PKeyManager {
     /** A port's table: Default first, then its other partitions in file order. */
     private int[] table(long portGuid, NodeType type, long smGuid, Map<String, Integer> keys) {
         if (conf == null) {
-            return new int[] {0xffff};
+            return Partitions.defaultTable();
         }
-        Map<String, PartitionsConf.Membership> m = conf.memberships(portGuid, type, smGuid);
-        List<Integer> out = new ArrayList<>();
-        for (Map.Entry<String, Integer> k : keys.entrySet()) {
-            PartitionsConf.Membership how = m.get(k.getKey());
-            if (how != null) {
-                out.add(k.getValue() | (how == PartitionsConf.Membership.FULL ? 0x8000 : 0));
-            }
-        }
-        return out.stream().mapToInt(Integer::intValue).toArray();
+        return PartitionsConf.table(conf.memberships(portGuid, type, smGuid), keys);
     }
 
     private int[] fit(int[] table, int cap, String port, List<String> warnings) {
