@@ -441,6 +441,20 @@ public final class PartitionsConf {
         return Collections.unmodifiableMap(m);
     }
 
+    /**
+     * The Default partition's entries that leave the SM's own port a limited member of it (no port then reaches the
+     * SA), in file order; empty when the SM's port ends up a full member.
+     *
+     * @param smPortGuid the SM's port GUID; one no port has (when not known) matches only SELF
+     */
+    public List<Member> lockout(long smPortGuid, NodeType type) {
+        String def = String.format("0x%04x", DEFAULT_PKEY);
+        if (memberships(smPortGuid, type, smPortGuid).get(def) != Membership.LIMITED) {
+            return List.of();
+        }
+        return entriesFor(def, smPortGuid, type, smPortGuid);
+    }
+
     /** The member entries of partition {@code key} that name this port, in order (for evidence). */
     public List<Member> entriesFor(String key, long portGuid, NodeType type, long smPortGuid) {
         List<Member> out = new ArrayList<>();

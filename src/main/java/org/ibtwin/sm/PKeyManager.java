@@ -30,6 +30,11 @@ import org.ibtwin.transport.SmpPipe;
  * partition, as with OpenSM's built-in default. With one, memberships are {@link PartitionsConf#memberships}'s.
  * Partitions with the {@code ipoib} flag get their IPoIB broadcast group (MLID 0xC000 up, flags {@code mtu},
  * {@code rate}, {@code sl} as OpenSM reads them).
+ *
+ * <p>On its first pass (an SM become master, maybe a standby taking over) it first reads the P_Key tables the CA
+ * ports have (block 0) and warns, in one line, when ports have P_Keys another SM programmed (not the power-up 0xffff)
+ * that its own partitions would change: a standby started without the master's -P would otherwise wipe the
+ * tenants' partitions in silence. A manager made for a reread file carries on from the one before (no read).
  */
 final class PKeyManager {
     static final int BLOCK = 32;
@@ -52,9 +57,22 @@ final class PKeyManager {
     /** What was last written, by "port GUID/port number". */
     private final Map<String, int[]> written = new HashMap<>();
     private final Set<String> warned = new HashSet<>();
+    /** Whether the next pass is this SM's first: it reads what the ports have before writing. */
+    private boolean first = true;
 
     PKeyManager(PartitionsConf conf) {
         this.conf = conf;
+    }
+
+    /** A manager for a reread partitions file: it knows what {@code before} wrote, and reads nothing first. */
+    PKeyManager(PartitionsConf conf, PKeyManager before) {
+        this.conf = conf;
+        this.written.putAll(before.written);
+        this.first = before.first;
+    }
+
+    PartitionsConf conf() {
+        return conf;
     }
 
     Result apply(Topology t, LidAssignment lids, byte[][] portInfo, SmpPipe pipe) {
@@ -65,6 +83,13 @@ final class PKeyManager {
         int[] counts = new int[3];
         long smGuid = t.portGuid(t.smPort());
         Map<String, Integer> keys = pkeysByKey(warnings);
+        if (first) {
+            first = false;
+            String found = found(t, lids, smGuid, keys, pipe);
+            if (found != null) {
+                warnings.add(found);
+            }
+        }
         for (int g = 0; g < slots; g++) {
             int n = t.portNode(g);
             if (t.isSwitch(n) || t.portNumber(g) == 0 || lids.lid(g) == 0 || !t.hasPortInfo(g)) {
@@ -91,6 +116,89 @@ final class PKeyManager {
         }
         pipe.drain();
         return new Result(tables, counts[0], counts[1], counts[2], groups(keys), failures, warnings);
+    }
+
+    /** The path to CA port {@code g}: through the switch port facing it, so the SMP arrives at that port. */
+    private static byte[] caPath(Topology t, int g) {
+        int r = t.remote(g);
+        if (r >= 0 && t.isSwitch(t.portNode(r))) {
+            byte[] sp = t.path(t.portNode(r));
+            byte[] p = Arrays.copyOf(sp, sp.length + 1);
+            p[sp.length] = (byte) t.portNumber(r);
+            return p;
+        }
+        return t.path(t.portNode(g));
+    }
+
+    /**
+     * Reads block 0 of every CA port's P_Key table; one line when ports have tables someone programmed (not the
+     * power-up 0xffff alone) that this SM's partitions change, null otherwise.
+     */
+    private String found(Topology t, LidAssignment lids, long smGuid, Map<String, Integer> keys, SmpPipe pipe) {
+        int slots = t.portSlots();
+        int[][] have = new int[slots][];
+        for (int g = 0; g < slots; g++) {
+            int n = t.portNode(g);
+            if (t.isSwitch(n) || t.portNumber(g) == 0 || lids.lid(g) == 0 || !t.hasPortInfo(g)) {
+                continue;
+            }
+            int slot = g;
+            pipe.get(caPath(t, g), AttributeIds.P_KEY_TABLE, 0, reply -> {
+                if (reply.ok()) {
+                    have[slot] = entries(reply.data());
+                }
+            });
+        }
+        pipe.drain();
+        int differ = 0;
+        String example = null;
+        for (int g = 0; g < slots; g++) {
+            int[] h = have[g];
+            if (h == null || (h.length == 1 && h[0] == 0xffff)) {
+                continue;
+            }
+            int[] want = table(t.portGuid(g), t.nodeType(t.portNode(g)), smGuid, keys);
+            if (!sameSet(h, want)) {
+                differ++;
+                if (example == null) {
+                    example = t.portName(g) + " has " + hex(h) + ", gets " + hex(want);
+                }
+            }
+        }
+        if (differ == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "P_Keys: %,d ports have P_Keys another SM programmed that this SM's "
+                + "partitions%s change (%s); replacing them (was this SM started without the master's partitions "
+                + "file, -P?)", differ, conf == null ? " (none: no -P, every port a full Default member)" : " ("
+                + conf.file() + ")", example);
+    }
+
+    private static int[] entries(byte[] block) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < BLOCK && 2 * i + 1 < block.length; i++) {
+            int k = ((block[2 * i] & 0xff) << 8) | (block[2 * i + 1] & 0xff);
+            if ((k & Partitions.DEFAULT) != 0) {
+                out.add(k);
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static boolean sameSet(int[] a, int[] b) {
+        int[] x = a.clone();
+        int[] y = b.clone();
+        Arrays.sort(x);
+        Arrays.sort(y);
+        return Arrays.equals(x, y);
+    }
+
+    private static String hex(int[] keys) {
+        List<String> l = new ArrayList<>();
+        for (int k : keys) {
+            l.add(String.format("0x%04x", k));
+        }
+        return l.isEmpty() ? "none" : String.join(" ", l);
     }
 
     /** Forgets what was written, so the next pass writes every block again. */

@@ -246,6 +246,52 @@ class SubnetAdministratorTest {
     }
 
     @Test
+    void aNewMasterWithoutThePartitionsFileWarnsOnceThatItReplacesTheTenantsPkeys() {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        Node a = fabric.cas().get(1);
+        Node b = fabric.cas().get(2);
+        String conf = String.format("Default=0x7fff : ALL=limited, SELF=full ;%nblue=0x0010 : 0x%016x=full, "
+                + "0x%016x=full ;%n", a.port(1).guid(), b.port(1).guid());
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            List<String> first = new java.util.ArrayList<>();
+            SubnetManager master = new SubnetManager(f.transport, SmConfig.defaults(), log(first));
+            master.partitions(PartitionsConf.parse(conf, "partitions.conf"));
+            assertThat(master.sweep().subnetUp()).isTrue();
+            assertThat(first).noneMatch(l -> l.startsWith("P_Keys:")).as("power-up tables: nothing to warn of");
+            master.detach();
+            // the standby takes over, started without -P
+            List<String> warned = new java.util.ArrayList<>();
+            try (MadTransport other = f.attach(fabric.cas().get(5).name())) {
+                SubnetManager standby = new SubnetManager(other, SmConfig.defaults(), log(warned));
+                assertThat(standby.sweep().subnetUp()).isTrue();
+                // 15: every CA but the old master's port (0xffff, as this SM leaves it), one line for them all
+                assertThat(warned).filteredOn(l -> l.startsWith("P_Keys:")).singleElement().asString().matches(
+                        "P_Keys: 15 ports have P_Keys another SM programmed that this SM's partitions \\(none: no -P, "
+                        + "every port a full Default member\\) change \\(node0\\d\\d/1 has 0x7fff( 0x8010)?, gets "
+                        + "0xffff\\); replacing them \\(was this SM started without the master's partitions file, -P\\?\\)");
+                // the next sweep says nothing more
+                warned.clear();
+                standby.sweep();
+                assertThat(warned).noneMatch(l -> l.startsWith("P_Keys:"));
+                standby.detach();
+            }
+        }
+    }
+
+    private static SmLog log(List<String> warnings) {
+        return new SmLog() {
+            @Override
+            public void info(String line) {
+            }
+
+            @Override
+            public void warn(String line) {
+                warnings.add(line);
+            }
+        };
+    }
+
+    @Test
     void lostSegmentsAndAcksAreAskedForAgainAndTheTableStillComesWhole() {
         Fabric fabric = FabricFiles.loadDefault();
         try (TwinFabric f = new TwinFabric(fabric)) {

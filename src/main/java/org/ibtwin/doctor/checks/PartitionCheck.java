@@ -67,10 +67,10 @@ public final class PartitionCheck implements Check {
         if (conf != null) {
             long g = smGuid != 0 ? smGuid : UNKNOWN_SM;
             NodeType type = smPort != null ? smPort.node().type() : NodeType.CA;
-            String def = String.format("0x%04x", PartitionsConf.DEFAULT_PKEY);
-            if (conf.memberships(g, type, g).get(def) == PartitionsConf.Membership.LIMITED) {
+            List<PartitionsConf.Member> lockout = conf.lockout(g, type);
+            if (!lockout.isEmpty()) {
                 List<String> ev = new ArrayList<>();
-                for (PartitionsConf.Member m : conf.entriesFor(def, g, type, g)) {
+                for (PartitionsConf.Member m : lockout) {
                     ev.add(conf.file() + ":" + m.line() + ": Default partition member " + m.label());
                 }
                 ev.add("the SM's port ends up a limited member of the Default partition (0x7fff), as is every port "

@@ -159,6 +159,11 @@ public final class SaSnapshot {
         return gid;
     }
 
+    /** A copy of the P_Key table of port slot {@code g}: as written, else the default. */
+    public int[] pkeys(int g) {
+        return pkeyTable(g).clone();
+    }
+
     /** The port's P_Key table: as written, else the default. */
     int[] pkeyTable(int g) {
         int[] k = pkeys == null || g >= pkeys.length ? null : pkeys[g];
