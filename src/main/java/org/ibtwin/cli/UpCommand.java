@@ -46,7 +46,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "up", mixinStandardHelpOptions = true,
         description = "Start the twin of a fabric, bring it up with ibtwin's SM, summarise, then serve its ibsim "
                 + "endpoint and a console.",
-        footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file or a fabric description (YAML);",
+        footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file, a fabric description (YAML) or a",
+            "snapshot (ibtwin snapshot save: its topology, P_Keys and MTUs);",
             "without it the built-in default fabric is used. Attach real programs with LD_PRELOAD=libumad2sim.so",
             "IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=<port> (with --local: IBSIM_SOCKNAME=<name>, or nothing",
             "for sim). The console is ibtwin sim's (Help lists it),",
