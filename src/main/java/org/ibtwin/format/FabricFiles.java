@@ -12,7 +12,8 @@ import org.ibtwin.model.Fabric;
 
 /**
  * Loads a fabric from whatever file the user names — an ibnetdiscover dump, an ibsim net file, a fabric
- * description (YAML) that points at one of those, or an ibtwin snapshot ({@link SnapshotFabric}) — and writes a fabric as a topology plus its description.
+ * description (YAML) that points at one of those, or an ibtwin snapshot ({@link SnapshotFabric}) — and writes a
+ * fabric as a topology plus its description.
  */
 public final class FabricFiles {
     /** The name that selects the built-in default fabric. */

@@ -64,11 +64,16 @@ final class PKeyManager {
         this.conf = conf;
     }
 
-    /** A manager for a reread partitions file: it knows what {@code before} wrote, and reads nothing first. */
+    /** The manager this one replaces, until its first pass takes over what that one wrote. */
+    private PKeyManager replaced;
+
+    /**
+     * A manager for a reread partitions file (made on any thread): on its first pass (on the sweeping thread, where
+     * {@code before} wrote) it takes over what {@code before} wrote, and reads nothing when that one already did.
+     */
     PKeyManager(PartitionsConf conf, PKeyManager before) {
         this.conf = conf;
-        this.written.putAll(before.written);
-        this.first = before.first;
+        this.replaced = before;
     }
 
     PartitionsConf conf() {
@@ -83,6 +88,7 @@ final class PKeyManager {
         int[] counts = new int[3];
         long smGuid = t.portGuid(t.smPort());
         Map<String, Integer> keys = pkeysByKey(warnings);
+        inherit();
         if (first) {
             first = false;
             String found = found(t, lids, smGuid, keys, pipe);
@@ -116,6 +122,16 @@ final class PKeyManager {
         }
         pipe.drain();
         return new Result(tables, counts[0], counts[1], counts[2], groups(keys), failures, warnings);
+    }
+
+    /** Takes over, once, what the manager this one replaced wrote and whether it read (on the sweeping thread). */
+    private void inherit() {
+        if (replaced != null) {
+            replaced.inherit();
+            written.putAll(replaced.written);
+            first = replaced.first;
+            replaced = null;
+        }
     }
 
     /** The path to CA port {@code g}: through the switch port facing it, so the SMP arrives at that port. */
