@@ -32,7 +32,7 @@ import org.ibtwin.transport.SmpPipe;
  * {@code rate}, {@code sl} as OpenSM reads them).
  *
  * <p>On its first pass (an SM become master, maybe a standby taking over) it first reads the P_Key tables the CA
- * ports have (block 0) and warns, in one line, when ports have P_Keys another SM programmed (not the power-up 0xffff)
+ * ports an SM already brought up (Active when discovered) have (block 0) and warns, in one line, when ports have P_Keys another SM programmed (not the power-up 0xffff)
  * that its own partitions would change: a standby started without the master's -P would otherwise wipe the
  * tenants' partitions in silence. A manager made for a reread file carries on from the one before (no read).
  */
@@ -155,7 +155,9 @@ final class PKeyManager {
         int[][] have = new int[slots][];
         for (int g = 0; g < slots; g++) {
             int n = t.portNode(g);
-            if (t.isSwitch(n) || t.portNumber(g) == 0 || lids.lid(g) == 0 || !t.hasPortInfo(g)) {
+            // only ports an SM brought up (Active when discovered) can carry P_Keys another SM programmed
+            if (t.isSwitch(n) || t.portNumber(g) == 0 || lids.lid(g) == 0 || !t.hasPortInfo(g)
+                    || t.linkState(g) != Topology.ACTIVE) {
                 continue;
             }
             int slot = g;
