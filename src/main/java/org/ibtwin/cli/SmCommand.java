@@ -143,7 +143,7 @@ public final class SmCommand implements Callable<Integer> {
             if (dumpDir != null) {
                 manager.onSweep(SmDumps.writer(dumpDir, log));
             }
-            manager.partitions(partitions);
+            sm.apply(manager, partitions, err, "ibtwin sm");
             if (once) {
                 SweepReport r = machine.once();
                 if (r == null) {
@@ -173,6 +173,9 @@ public final class SmCommand implements Callable<Integer> {
                 }
             });
             Runtime.getRuntime().addShutdownHook(hook);
+            if (!Hangup.install(() -> log.info("ibtwin sm: SIGHUP: " + sm.reread(manager, err, "ibtwin sm")))) {
+                log.warn("SIGHUP cannot be handled on this JVM; it ends the process");
+            }
             machine.run(stop);
             manager.detach();
             return 0;

@@ -8,6 +8,7 @@ import org.ibtwin.format.FormatException;
 import org.ibtwin.format.GuidListFile;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.sm.SmConfig;
+import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.routing.RoutingEngines;
 import picocli.CommandLine.Option;
 
@@ -54,6 +55,11 @@ public final class SmOptions {
                     + "the Default partition 0x7fff).")
     Path partitionsFile;
 
+    @Option(names = "--strict",
+            description = "Refuse a partitions file that leaves the SM's own port without full membership of the "
+                    + "Default partition, or takes ports out of partitions they are in (default: warn and apply).")
+    boolean strict;
+
     @Option(names = {"-F", "--config"}, paramLabel = "<file>",
             description = "An opensm.conf (accepted; not supported yet: it is ignored, with a warning).")
     Path config;
@@ -61,6 +67,46 @@ public final class SmOptions {
     /** The partitions file read, or null without -P; bad input is a {@link FormatException} (file:line). */
     PartitionsConf partitions() {
         return partitionsFile == null ? null : PartitionsConf.read(partitionsFile);
+    }
+
+    /**
+     * Hands the partitions read by {@link #partitions()} to the SM, its warnings to {@code err}: with --strict, a
+     * file with problems is refused (one line, exit 2), else they are warned (by the SM's log) and it is applied.
+     */
+    void apply(SubnetManager manager, PartitionsConf conf, PrintWriter err, String command) {
+        if (conf != null) {
+            conf.warnings().forEach(w -> err.println(command + ": warning: " + w));
+            err.flush();
+        }
+        List<String> problems = manager.partitions(conf, strict);
+        if (strict && !problems.isEmpty()) {
+            throw new IllegalArgumentException("--strict: refusing " + String.join("; ", problems));
+        }
+    }
+
+    /**
+     * Rereads the partitions file (SIGHUP, the console's reread) and asks for a heavy sweep, as OpenSM does on
+     * SIGHUP; what happened is one line to {@code out} (bad file, --strict refusal: the partitions stay).
+     */
+    String reread(SubnetManager manager, PrintWriter err, String command) {
+        if (partitionsFile == null) {
+            manager.requestSweep();
+            return "no partitions file (-P) to reread; heavy sweep requested";
+        }
+        PartitionsConf conf;
+        try {
+            conf = PartitionsConf.read(partitionsFile);
+        } catch (FormatException e) {
+            return e.getMessage() + "; the partitions stay as they were";
+        }
+        conf.warnings().forEach(w -> err.println(command + ": warning: " + w));
+        List<String> problems = manager.partitions(conf, strict);
+        if (strict && !problems.isEmpty()) {
+            return "--strict: refusing " + String.join("; ", problems) + "; the partitions stay as they were";
+        }
+        manager.requestSweep();
+        return "partitions reread from " + partitionsFile + " (" + conf.partitions().size() + " partitions); heavy "
+                + "sweep requested";
     }
 
     /** The configuration these options and {@code sweep} (the sweep interval) make; warnings go to {@code err}. */

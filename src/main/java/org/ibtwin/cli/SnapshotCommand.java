@@ -34,7 +34,8 @@ public final class SnapshotCommand implements Runnable {
     /** {@code ibtwin snapshot save}. */
     @Command(name = "save", mixinStandardHelpOptions = true,
             description = "Write one JSON archive: topology (as ibnetdiscover prints it), links, LIDs, port states, "
-                    + "counters, SMs, host facts, time.",
+                    + "P_Keys, MTUs, forwarding tables, counters, SMs, host facts, time (ibtwin up and topo load it "
+                    + "back as a fabric).",
             footer = {"", "The fabric: a fabric file (default: the built-in one), --from DIR, or --ibsim HOST:PORT."})
     public static final class Save implements Callable<Integer> {
         @Spec

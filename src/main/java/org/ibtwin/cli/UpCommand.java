@@ -46,11 +46,13 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "up", mixinStandardHelpOptions = true,
         description = "Start the twin of a fabric, bring it up with ibtwin's SM, summarise, then serve its ibsim "
                 + "endpoint and a console.",
-        footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file or a fabric description (YAML);",
+        footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file, a fabric description (YAML) or a",
+            "snapshot (ibtwin snapshot save: its topology, P_Keys and MTUs);",
             "without it the built-in default fabric is used. Attach real programs with LD_PRELOAD=libumad2sim.so",
             "IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=<port> (with --local: IBSIM_SOCKNAME=<name>, or nothing",
             "for sim). The console is ibtwin sim's (Help lists it),",
-            "plus sweep (a heavy sweep by the SM now)."})
+            "plus sweep (a heavy sweep by the SM now) and reread (reread the partitions file, -P, and sweep: what",
+            "SIGHUP does too, as with OpenSM)."})
 public final class UpCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -128,7 +130,7 @@ public final class UpCommand implements Callable<Integer> {
             if (dumpDir != null) {
                 manager.onSweep(org.ibtwin.sm.SmDumps.writer(dumpDir, log));
             }
-            manager.partitions(partitions);
+            sm.apply(manager, partitions, err, "ibtwin up");
             long t1 = System.nanoTime();
             SweepReport r = manager.sweep();
             Topology topo = manager.topology();
@@ -144,7 +146,7 @@ public final class UpCommand implements Callable<Integer> {
                 manager.detach();
                 return r.subnetUp() ? 0 : 1;
             }
-            serve(out, twin, manager);
+            serve(out, err, twin, manager);
             manager.detach();
             return 0;
         }
@@ -230,7 +232,7 @@ public final class UpCommand implements Callable<Integer> {
     }
 
     /** The ibsim endpoint and the console, the SM sweeping on a thread of its own, until quit or killed. */
-    private void serve(PrintWriter out, Twin twin, SubnetManager manager) throws Exception {
+    private void serve(PrintWriter out, PrintWriter err, Twin twin, SubnetManager manager) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         Thread sweeper = new Thread(() -> manager.run(stop), "ibtwin-sm");
         sweeper.setDaemon(true);
@@ -245,6 +247,15 @@ public final class UpCommand implements Callable<Integer> {
             out.println("Network simulator ready.");
             out.flush();
             sweeper.start();
+            if (!Hangup.install(() -> {
+                String said = sm.reread(manager, err, "ibtwin up");
+                synchronized (out) {
+                    out.println("SIGHUP: " + said);
+                    out.flush();
+                }
+            })) {
+                err.println("ibtwin up: warning: SIGHUP cannot be handled on this JVM; it ends the process");
+            }
             try {
                 Console console = new Console(twin, server, out);
                 if (script != null) {
@@ -260,7 +271,7 @@ public final class UpCommand implements Callable<Integer> {
                     Thread.currentThread().join();
                     return;
                 }
-                console(out, console, manager);
+                console(out, err, console, manager);
             } finally {
                 stop.set(true);
                 sweeper.join(2000);
@@ -272,7 +283,8 @@ public final class UpCommand implements Callable<Integer> {
      * {@code ibtwin sim}'s console, with one command of the SM's own: {@code sweep} asks for a heavy sweep now
      * (the SM also sweeps on traps and on its light sweeps).
      */
-    private static void console(PrintWriter out, Console console, SubnetManager manager) throws Exception {
+    private void console(PrintWriter out, PrintWriter err, Console console, SubnetManager manager)
+            throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         out.print(Console.PROMPT);
@@ -282,6 +294,8 @@ public final class UpCommand implements Callable<Integer> {
             if (cmd.equalsIgnoreCase("sweep")) {
                 manager.requestSweep();
                 out.println("heavy sweep requested");
+            } else if (cmd.equalsIgnoreCase("reread")) {
+                out.println(sm.reread(manager, err, "ibtwin up"));
             } else {
                 try {
                     if (!console.execute(line)) {
@@ -289,6 +303,8 @@ public final class UpCommand implements Callable<Integer> {
                     }
                     if (cmd.equalsIgnoreCase("help") || cmd.equals("?")) {
                         out.println("  sweep                               ibtwin up: a heavy sweep by the SM now");
+                        out.println("  reread                              ibtwin up: reread the partitions file (-P) "
+                                + "and sweep (also on SIGHUP)");
                     }
                 } catch (Console.CommandException e) {
                     out.println(e instanceof Console.ScriptException ? e.getMessage() : "error: " + e.getMessage());

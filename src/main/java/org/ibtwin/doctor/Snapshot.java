@@ -29,13 +29,16 @@ import org.ibtwin.model.PortCounter;
 /**
  * One archive of a fabric's state, as an admin keeps ibnetdiscover and ibstatus outputs after every change: the
  * topology as ibnetdiscover prints it (so the real tools and ibsim can read it back), and, structured for
- * {@link SnapshotDiff}, the nodes with their LIDs and port states, the links with their width and speed, the last
- * counter reading of every port that has one, the SMs and the host facts. A JSON file.
+ * {@link SnapshotDiff}, the nodes with their LIDs, port states, P_Key tables and MTUs (where known), the links with
+ * their width and speed, the switches' forwarding tables (where read), the last counter reading of every port that
+ * has one, the SMs and the host facts. A JSON file; snapshots written before P_Keys, MTUs and LFTs were added read
+ * back with those unknown. {@code ibtwin up} and {@code topo} load one back as a fabric
+ * ({@link org.ibtwin.format.SnapshotFabric}).
  */
 public record Snapshot(String format, String source, String time, String topology, List<SNode> nodes,
                        List<SLink> links, List<SCounters> counters, List<SSm> sms,
-                       Map<String, Map<String, String>> hosts) {
-    public static final String FORMAT = "ibtwin-snapshot/1";
+                       Map<String, Map<String, String>> hosts, List<SLft> lfts) {
+    public static final String FORMAT = org.ibtwin.format.SnapshotFabric.FORMAT;
 
     /** A node; ports only where something is connected or has a LID. */
     public record SNode(String guid, String type, String name, String description, String device, int lid,
@@ -45,13 +48,22 @@ public record Snapshot(String format, String source, String time, String topolog
         }
     }
 
-    public record SPort(int port, String guid, int lid, String state, String phys) {
+    /**
+     * A port: its P_Key table ("0x7fff", "0x8001"; null when not known) and MTUs in bytes (active: 0 when not
+     * known; cap: 0 when not known).
+     */
+    public record SPort(int port, String guid, int lid, String state, String phys, List<String> pkeys, int mtuCap,
+                        int mtuActive) {
         public SPort {
             if (port < 0 || port > 254) {
                 throw new IllegalArgumentException("port " + port + " is not a port number (0..254)");
             }
             checkLid(lid);
         }
+    }
+
+    /** A switch's linear forwarding table: the egress port of each LID from 0 up (-1: unrouted). */
+    public record SLft(String guid, String name, List<Integer> ports) {
     }
 
     /**
@@ -88,8 +100,17 @@ public record Snapshot(String format, String source, String time, String topolog
             for (int i = n.isSwitch() ? 0 : 1; i <= n.numPorts(); i++) {
                 Port p = n.port(i);
                 if (p.link() != null || p.lid() > 0) {
+                    List<String> pkeys = null;
+                    if (s.pkeysKnown() && !(n.isSwitch() && i > 0)) {
+                        pkeys = new ArrayList<>();
+                        for (int k : p.pkeys()) {
+                            pkeys.add(String.format("0x%04x", k));
+                        }
+                    }
+                    boolean mtus = s.mtusKnown();
                     ports.add(new SPort(i, Guids.hex(p.guid()), n.isSwitch() && i > 0 ? 0 : p.lid(),
-                            p.state().label(), p.physState().label()));
+                            p.state().label(), p.physState().label(), pkeys, mtus ? p.mtuCap().bytes() : 0,
+                            mtus && p.mtuActive() != null ? p.mtuActive().bytes() : 0));
                 }
             }
             nodes.add(new SNode(Guids.hex(n.guid()), n.type().keyword(), s.name(n), n.description(),
@@ -140,10 +161,19 @@ public record Snapshot(String format, String source, String time, String topolog
                 hosts.put(h.host(), m);
             }
         }
+        List<SLft> lfts = new ArrayList<>();
+        for (Map.Entry<Node, int[]> e : s.routes().entrySet()) {
+            List<Integer> ports = new ArrayList<>(e.getValue().length);
+            for (int port : e.getValue()) {
+                ports.add(port);
+            }
+            lfts.add(new SLft(Guids.hex(e.getKey().guid()), s.name(e.getKey()), ports));
+        }
+        lfts.sort(java.util.Comparator.comparing(SLft::name));
         Instant t = s.time() != null ? s.time() : Instant.now();
         String topo = s.topologyKnown() && s.fabric().size() > 0
                 ? TopologyWriter.toString(s.fabric(), t.atZone(java.time.ZoneOffset.UTC)) : "";
-        return new Snapshot(FORMAT, s.source(), t.toString(), topo, nodes, links, counters, sms, hosts);
+        return new Snapshot(FORMAT, s.source(), t.toString(), topo, nodes, links, counters, sms, hosts, lfts);
     }
 
     /** "0x0002c90380000001/33": a port by its node GUID and number, stable across renames. */
@@ -193,7 +223,8 @@ public record Snapshot(String format, String source, String time, String topolog
                     + "\")");
         }
         return new Snapshot(s.format, s.source, s.time, s.topology == null ? "" : s.topology, orEmpty(s.nodes),
-                orEmpty(s.links), orEmpty(s.counters), orEmpty(s.sms), s.hosts == null ? Map.of() : s.hosts);
+                orEmpty(s.links), orEmpty(s.counters), orEmpty(s.sms), s.hosts == null ? Map.of() : s.hosts,
+                orEmpty(s.lfts));
     }
 
     /**

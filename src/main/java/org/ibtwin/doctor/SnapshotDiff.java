@@ -8,12 +8,14 @@ import java.util.Objects;
 
 /**
  * What changed between two snapshots: nodes and links added or gone, links whose width or speed changed, LIDs
- * that moved, port states that changed, the SMs, host facts, and how much each counter rose. Nodes are matched by
+ * that moved, port states that changed, P_Key tables and MTUs that changed (where both snapshots know them), the
+ * switches whose forwarding tables changed, the SMs, host facts, and how much each counter rose. Nodes are matched by
  * GUID and links by the GUIDs and numbers of their ports, so renaming a node changes nothing here.
  */
 public record SnapshotDiff(String from, String to, List<String> nodesAdded, List<String> nodesGone,
                            List<String> linksAdded, List<String> linksGone, List<String> linksChanged,
-                           List<String> lidsChanged, List<String> statesChanged, List<String> smsChanged,
+                           List<String> lidsChanged, List<String> statesChanged, List<String> pkeysChanged,
+                           List<String> mtusChanged, List<String> lftsChanged, List<String> smsChanged,
                            List<String> hostsChanged, List<String> counterRises) {
 
     public static SnapshotDiff of(Snapshot a, Snapshot b) {
@@ -21,6 +23,8 @@ public record SnapshotDiff(String from, String to, List<String> nodesAdded, List
         List<String> nodesGone = new ArrayList<>();
         List<String> lids = new ArrayList<>();
         List<String> states = new ArrayList<>();
+        List<String> pkeys = new ArrayList<>();
+        List<String> mtus = new ArrayList<>();
         Map<String, Snapshot.SNode> na = byGuid(a.nodes());
         Map<String, Snapshot.SNode> nb = byGuid(b.nodes());
         for (Snapshot.SNode n : b.nodes()) {
@@ -39,6 +43,15 @@ public record SnapshotDiff(String from, String to, List<String> nodesAdded, List
                 }
                 if (q != null && (!q.state().equals(p.state()) || !q.phys().equals(p.phys()))) {
                     states.add(where + ": " + q.state() + "/" + q.phys() + " -> " + p.state() + "/" + p.phys());
+                }
+                if (q != null && q.pkeys() != null && p.pkeys() != null && !q.pkeys().equals(p.pkeys())) {
+                    pkeys.add(where + ": P_Keys " + keys(q.pkeys()) + " -> " + keys(p.pkeys()));
+                }
+                if (q != null && q.mtuActive() != 0 && p.mtuActive() != 0 && q.mtuActive() != p.mtuActive()) {
+                    mtus.add(where + ": MTU " + q.mtuActive() + " -> " + p.mtuActive());
+                }
+                if (q != null && q.mtuCap() != 0 && p.mtuCap() != 0 && q.mtuCap() != p.mtuCap()) {
+                    mtus.add(where + ": MTU cap " + q.mtuCap() + " -> " + p.mtuCap());
                 }
             }
         }
@@ -66,6 +79,32 @@ public record SnapshotDiff(String from, String to, List<String> nodesAdded, List
                 gone.add(l.a() + " <-> " + l.b() + " " + l.rate());
             }
         });
+        List<String> lfts = new ArrayList<>();
+        Map<String, Snapshot.SLft> fa = new LinkedHashMap<>();
+        a.lfts().forEach(x -> fa.put(x.guid(), x));
+        for (Snapshot.SLft x : b.lfts()) {
+            Snapshot.SLft o = fa.get(x.guid());
+            if (o == null) {
+                continue;
+            }
+            int n = Math.max(o.ports().size(), x.ports().size());
+            int moved = 0;
+            String first = null;
+            for (int lid = 1; lid < n; lid++) {
+                int before = lid < o.ports().size() ? o.ports().get(lid) : -1;
+                int after = lid < x.ports().size() ? x.ports().get(lid) : -1;
+                if (before != after) {
+                    moved++;
+                    if (first == null) {
+                        first = "LID " + lid + ": " + port(before) + " -> " + port(after);
+                    }
+                }
+            }
+            if (moved > 0) {
+                lfts.add(x.name() + ": " + moved + (moved == 1 ? " LID" : " LIDs") + " routed differently (" + first
+                        + (moved > 1 ? ", ..." : "") + ")");
+            }
+        }
         List<String> sms = new ArrayList<>();
         Map<String, Snapshot.SSm> sa = new LinkedHashMap<>();
         a.sms().forEach(s -> sa.put(s.guid(), s));
@@ -107,8 +146,16 @@ public record SnapshotDiff(String from, String to, List<String> nodesAdded, List
                 }
             });
         }
-        return new SnapshotDiff(label(a), label(b), nodesAdded, nodesGone, added, gone, changed, lids, states, sms,
-                hosts, rises);
+        return new SnapshotDiff(label(a), label(b), nodesAdded, nodesGone, added, gone, changed, lids, states, pkeys,
+                mtus, lfts, sms, hosts, rises);
+    }
+
+    private static String keys(List<String> pkeys) {
+        return pkeys.isEmpty() ? "none" : String.join(" ", pkeys);
+    }
+
+    private static String port(int p) {
+        return p < 0 ? "unrouted" : "port " + p;
     }
 
     private static String label(Snapshot s) {
@@ -132,7 +179,8 @@ public record SnapshotDiff(String from, String to, List<String> nodesAdded, List
 
     public boolean empty() {
         return nodesAdded.isEmpty() && nodesGone.isEmpty() && linksAdded.isEmpty() && linksGone.isEmpty()
-                && linksChanged.isEmpty() && lidsChanged.isEmpty() && statesChanged.isEmpty() && smsChanged.isEmpty()
+                && linksChanged.isEmpty() && lidsChanged.isEmpty() && statesChanged.isEmpty() && pkeysChanged.isEmpty()
+                && mtusChanged.isEmpty() && lftsChanged.isEmpty() && smsChanged.isEmpty()
                 && hostsChanged.isEmpty() && counterRises.isEmpty();
     }
 
@@ -145,6 +193,9 @@ public record SnapshotDiff(String from, String to, List<String> nodesAdded, List
         m.put("links changed", linksChanged);
         m.put("LIDs changed", lidsChanged);
         m.put("port states changed", statesChanged);
+        m.put("P_Keys changed", pkeysChanged);
+        m.put("MTUs changed", mtusChanged);
+        m.put("forwarding tables changed", lftsChanged);
         m.put("subnet managers", smsChanged);
         m.put("host facts changed", hostsChanged);
         m.put("counters", counterRises);
@@ -173,7 +224,8 @@ public record SnapshotDiff(String from, String to, List<String> nodesAdded, List
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("from", from);
         m.put("to", to);
-        sections().forEach((k, v) -> m.put(k.replace(' ', '_').replace("LIDs", "lids"), v));
+        sections().forEach((k, v) -> m.put(k.replace(' ', '_').replace("LIDs", "lids").replace("P_Keys", "pkeys")
+                .replace("MTUs", "mtus"), v));
         return m;
     }
 }

@@ -11,8 +11,9 @@ import java.nio.file.Path;
 import org.ibtwin.model.Fabric;
 
 /**
- * Loads a fabric from whatever file the user names — an ibnetdiscover dump, an ibsim net file, or a fabric
- * description (YAML) that points at one of those — and writes a fabric as a topology plus its description.
+ * Loads a fabric from whatever file the user names — an ibnetdiscover dump, an ibsim net file, a fabric
+ * description (YAML) that points at one of those, or an ibtwin snapshot ({@link SnapshotFabric}) — and writes a
+ * fabric as a topology plus its description.
  */
 public final class FabricFiles {
     /** The name that selects the built-in default fabric. */
@@ -40,6 +41,9 @@ public final class FabricFiles {
         }
         if (!Files.exists(file)) {
             throw new FormatException(file.toString(), 0, "no such file");
+        }
+        if (SnapshotFabric.looksLike(file)) {
+            return SnapshotFabric.read(file);
         }
         if (detect(file) == Kind.DESCRIPTION) {
             FabricDescription d = FabricDescription.read(file);

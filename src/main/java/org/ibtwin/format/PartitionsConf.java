@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.ibtwin.model.NodeType;
+import org.ibtwin.model.Partitions;
 
 /**
  * OpenSM's partitions.conf: statements {@code Name[=PKey][,flag[=value]]... : member[=full|limited|both], ... ;}
@@ -23,7 +24,11 @@ import org.ibtwin.model.NodeType;
  * <p>Memberships follow OpenSM: with a partitions file, every port starts as a limited member of the Default
  * partition (0x7fff) and the SM's port as a full one; each statement then adds its members in order, a later
  * mention of a port overwriting an earlier one in the same partition ({@code both} counts as full, as without
- * allow_both_pkeys). A partition without a P_Key gets one OpenSM picks; here it is keyed by name.
+ * allow_both_pkeys). A partition without a P_Key gets one OpenSM picks; here it is keyed by name, and
+ * {@link #pkeys()} numbers it as OpenSM does. A P_Key whose partition number is 0 ({@code 0x8000}, {@code 0}) is,
+ * as OpenSM reads it, no P_Key: the partition gets a generated one, with a warning. A second partition with the
+ * P_Key of an earlier one is merged into it, as OpenSM does, with a warning. The IPoIB flags {@code mtu}, {@code rate}
+ * and {@code sl} must be valid IBA codes.
  */
 public final class PartitionsConf {
     /** The Default partition's P_Key. */
@@ -59,12 +64,23 @@ public final class PartitionsConf {
     private static final Pattern STATEMENT = Pattern.compile(
             "(?m)^\\s*[A-Za-z0-9_.\\-]+\\s*(=\\s*(0[xX])?[0-9a-fA-F]+)?\\s*(,[^:;\\n]*)?:[^;]*;");
 
+    /** A partition header at the start of a line: {@code Name[=PKey][,flags] :}, as a missing ';' leaves it. */
+    private static final Pattern HEADER = Pattern.compile(
+            "^\\s*([A-Za-z0-9_.\\-]+)\\s*(=\\s*(0[xX])?[0-9a-fA-F]+)?\\s*(,[^:;]*)?:");
+
     private final String file;
     private final List<Partition> partitions;
+    private final List<String> warnings;
 
-    private PartitionsConf(String file, List<Partition> partitions) {
+    private PartitionsConf(String file, List<Partition> partitions, List<String> warnings) {
         this.file = file;
         this.partitions = List.copyOf(partitions);
+        this.warnings = List.copyOf(warnings);
+    }
+
+    /** What the file does that OpenSM accepts but an admin should hear of, one line each ({@code file:line: ...}). */
+    public List<String> warnings() {
+        return warnings;
     }
 
     public String file() {
@@ -157,7 +173,12 @@ public final class PartitionsConf {
             return parse(Files.readString(path, StandardCharsets.UTF_8), path.toString());
         } catch (NoSuchFileException e) {
             throw new FormatException(path.toString(), 0, "no such file");
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new FormatException(path.toString(), 0, "not a text file (invalid UTF-8)");
         } catch (IOException e) {
+            if (Files.isDirectory(path)) {
+                throw new FormatException(path.toString(), 0, "is a directory, not a partitions file");
+            }
             throw new FormatException(path.toString(), 0, "cannot read: " + e.getMessage());
         }
     }
@@ -171,6 +192,7 @@ public final class PartitionsConf {
             all.append(hash < 0 ? l : l.substring(0, hash)).append('\n');
         }
         List<Partition> out = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         int from = 0;
         while (from < all.length()) {
             int semi = all.indexOf(";", from);
@@ -184,14 +206,26 @@ public final class PartitionsConf {
                     throw new FormatException(file, lineAt(lineStarts, first),
                             "partition statement without a closing ';'");
                 }
-                out.add(statement(seg, from, file, lineStarts));
+                out.add(statement(seg, from, file, lineStarts, warnings));
             }
             if (semi < 0) {
                 break;
             }
             from = semi + 1;
         }
-        return new PartitionsConf(file, out);
+        Map<Integer, Partition> byPkey = new LinkedHashMap<>();
+        for (Partition p : out) {
+            if (p.pkey() < 0) {
+                continue;
+            }
+            Partition first = byPkey.putIfAbsent(p.pkey(), p);
+            if (first != null && !first.name().equals(p.name())) {
+                warnings.add(file + ":" + p.line() + ": partition \"" + p.name() + "\" has P_Key "
+                        + String.format("0x%04x", p.pkey()) + " of partition \"" + first.name() + "\" (line "
+                        + first.line() + "); as OpenSM, its members join that partition");
+            }
+        }
+        return new PartitionsConf(file, out, warnings);
     }
 
     private static int lineAt(List<Integer> lineStarts, int offset) {
@@ -208,7 +242,8 @@ public final class PartitionsConf {
         return lo + 1;
     }
 
-    private static Partition statement(String s, int base, String file, List<Integer> lineStarts) {
+    private static Partition statement(String s, int base, String file, List<Integer> lineStarts,
+                                       List<String> warnings) {
         int lead = 0;
         while (Character.isWhitespace(s.charAt(lead))) {
             lead++;
@@ -233,11 +268,17 @@ public final class PartitionsConf {
                 throw new FormatException(file, line, "P_Key \"" + id + "\" of partition \"" + name
                         + "\" is not a number");
             }
-            if (pkey <= 0 || pkey > 0xffff) {
+            if (pkey < 0 || pkey > 0xffff) {
                 throw new FormatException(file, line, "P_Key " + id + " of partition \"" + name
-                        + "\" is outside 0x0001..0xffff");
+                        + "\" is outside 0x0000..0xffff");
             }
-            pkey &= 0x7fff;
+            pkey &= Partitions.DEFAULT;
+            if (pkey == 0) {
+                // OpenSM masks the membership bit off and finds no partition number: it generates one
+                warnings.add(file + ":" + line + ": P_Key " + id + " of partition \"" + name + "\" has partition "
+                        + "number 0, which is no P_Key; as OpenSM, it gets a generated one");
+                pkey = -1;
+            }
         }
         if (name.isEmpty()) {
             throw new FormatException(file, line, "partition without a name");
@@ -256,6 +297,7 @@ public final class PartitionsConf {
             String k = (e < 0 ? f : f.substring(0, e)).strip();
             String v = e < 0 ? "" : f.substring(e + 1).strip();
             flags.put(k, v);
+            checkFlag(k, v, name, file, line);
             if (k.equals("defmember")) {
                 def = membership(v);
                 if (def == null) {
@@ -263,8 +305,9 @@ public final class PartitionsConf {
                 }
             }
         }
-        List<Member> members = new ArrayList<>();
         String body = s.substring(colon + 1);
+        missingSemicolon(body, base + colon + 1, name, line, file, lineStarts);
+        List<Member> members = new ArrayList<>();
         int offset = colon + 1;
         int mgidLine = -1;
         for (String whole : body.split(",", -1)) {
@@ -324,6 +367,62 @@ public final class PartitionsConf {
         return new Partition(name, pkey, flags, members, line);
     }
 
+    /** A flag's value, where ibtwin uses it: mtu, rate and sl must be IBA codes (OpenSM would program nonsense). */
+    private static void checkFlag(String k, String v, String name, String file, int line) {
+        int lo;
+        int hi;
+        String what;
+        switch (k) {
+            case "mtu" -> {
+                lo = 1;
+                hi = 5;
+                what = "an MTU code 1..5 (256..4096 bytes)";
+            }
+            case "rate" -> {
+                lo = 2;
+                hi = 24;
+                what = "an IBA rate code 2..24";
+            }
+            case "sl" -> {
+                lo = 0;
+                hi = 15;
+                what = "a service level 0..15";
+            }
+            default -> {
+                return;
+            }
+        }
+        long n;
+        try {
+            n = v.startsWith("0x") || v.startsWith("0X") ? Long.parseLong(v.substring(2), 16) : Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < lo || n > hi) {
+            throw new FormatException(file, line, k + "=" + TopologyReader.abbreviate(v) + " of partition \"" + name
+                    + "\" is not " + what);
+        }
+    }
+
+    /**
+     * A member list that runs into the next partition's header on a later line: the statement before it lacks its
+     * ';'. Said once, at the statement's line (an mgid entry, whose value has colons, is not a header).
+     */
+    private static void missingSemicolon(String body, int at, String name, int line, String file,
+                                         List<Integer> lineStarts) {
+        int nl = body.indexOf('\n');
+        while (nl >= 0) {
+            int end = body.indexOf('\n', nl + 1);
+            String next = body.substring(nl + 1, end < 0 ? body.length() : end);
+            java.util.regex.Matcher m = HEADER.matcher(next);
+            if (m.find() && !m.group(1).equals("mgid")) {
+                throw new FormatException(file, line, "partition \"" + name + "\" has no closing ';' before the "
+                        + "next partition at line " + lineAt(lineStarts, at + nl + 1));
+            }
+            nl = end;
+        }
+    }
+
     /**
      * A membership word as OpenSM reads it: any leading part of "full", "both" (full, without allow_both_pkeys) or
      * "limited" ("limi" is limited); null for anything else.
@@ -337,6 +436,56 @@ public final class PartitionsConf {
             return Membership.FULL;
         }
         return "limited".startsWith(w) ? Membership.LIMITED : null;
+    }
+
+    /**
+     * The P_Key of each partition key ({@link Partition#key()}; "0x7fff" first): a partition the file numbers keeps
+     * its number; one it does not gets, as OpenSM generates it, the next number counting from 1 that no partition
+     * defined so far has, in file order. A partition left without a number (all are taken) is not in the map.
+     */
+    public Map<String, Integer> pkeys() {
+        Map<String, Integer> keys = new LinkedHashMap<>();
+        keys.put(String.format("0x%04x", DEFAULT_PKEY), DEFAULT_PKEY);
+        int counter = 0;
+        for (Partition p : partitions) {
+            if (p.pkey() >= 0) {
+                keys.putIfAbsent(p.key(), p.pkey());
+                continue;
+            }
+            if (keys.containsKey(p.key())) {
+                continue;                       // a second statement of a partition named so: the same P_Key
+            }
+            while (++counter < DEFAULT_PKEY && keys.containsValue(counter)) {
+                continue;
+            }
+            if (counter >= DEFAULT_PKEY) {
+                continue;
+            }
+            keys.put(p.key(), counter);
+        }
+        return Collections.unmodifiableMap(keys);
+    }
+
+    /**
+     * The P_Key table OpenSM would program on a port: Default first, then the port's other partitions in file
+     * order, each with the full-member bit for a full member.
+     *
+     * @param smPortGuid the SM's port GUID (SELF), 0 when not known
+     */
+    public int[] table(long portGuid, NodeType type, long smPortGuid) {
+        return table(memberships(portGuid, type, smPortGuid), pkeys());
+    }
+
+    /** The table of a port with these memberships, numbered by {@code keys} (from {@link #pkeys()}). */
+    public static int[] table(Map<String, Membership> memberships, Map<String, Integer> keys) {
+        List<Integer> out = new ArrayList<>();
+        for (Map.Entry<String, Integer> k : keys.entrySet()) {
+            Membership how = memberships.get(k.getKey());
+            if (how != null) {
+                out.add(k.getValue() | (how == Membership.FULL ? Partitions.FULL : 0));
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /**
@@ -357,6 +506,20 @@ public final class PartitionsConf {
             }
         }
         return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * The Default partition's entries that leave the SM's own port a limited member of it (no port then reaches the
+     * SA), in file order; empty when the SM's port ends up a full member.
+     *
+     * @param smPortGuid the SM's port GUID; one no port has (when not known) matches only SELF
+     */
+    public List<Member> lockout(long smPortGuid, NodeType type) {
+        String def = String.format("0x%04x", DEFAULT_PKEY);
+        if (memberships(smPortGuid, type, smPortGuid).get(def) != Membership.LIMITED) {
+            return List.of();
+        }
+        return entriesFor(def, smPortGuid, type, smPortGuid);
     }
 
     /** The member entries of partition {@code key} that name this port, in order (for evidence). */

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +13,7 @@ import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Field;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.NodeType;
+import org.ibtwin.model.Partitions;
 import org.ibtwin.sm.sa.SaSnapshot;
 import org.ibtwin.transport.SmpPipe;
 
@@ -30,6 +30,11 @@ import org.ibtwin.transport.SmpPipe;
  * partition, as with OpenSM's built-in default. With one, memberships are {@link PartitionsConf#memberships}'s.
  * Partitions with the {@code ipoib} flag get their IPoIB broadcast group (MLID 0xC000 up, flags {@code mtu},
  * {@code rate}, {@code sl} as OpenSM reads them).
+ *
+ * <p>On its first pass (an SM become master, maybe a standby taking over) it first reads the P_Key tables the CA
+ * ports an SM already brought up (Active when discovered) have (block 0) and warns, in one line, when ports have P_Keys another SM programmed (not the power-up 0xffff)
+ * that its own partitions would change: a standby started without the master's -P would otherwise wipe the
+ * tenants' partitions in silence. A manager made for a reread file carries on from the one before (no read).
  */
 final class PKeyManager {
     static final int BLOCK = 32;
@@ -52,9 +57,27 @@ final class PKeyManager {
     /** What was last written, by "port GUID/port number". */
     private final Map<String, int[]> written = new HashMap<>();
     private final Set<String> warned = new HashSet<>();
+    /** Whether the next pass is this SM's first: it reads what the ports have before writing. */
+    private boolean first = true;
 
     PKeyManager(PartitionsConf conf) {
         this.conf = conf;
+    }
+
+    /** The manager this one replaces, until its first pass takes over what that one wrote. */
+    private PKeyManager replaced;
+
+    /**
+     * A manager for a reread partitions file (made on any thread): on its first pass (on the sweeping thread, where
+     * {@code before} wrote) it takes over what {@code before} wrote, and reads nothing when that one already did.
+     */
+    PKeyManager(PartitionsConf conf, PKeyManager before) {
+        this.conf = conf;
+        this.replaced = before;
+    }
+
+    PartitionsConf conf() {
+        return conf;
     }
 
     Result apply(Topology t, LidAssignment lids, byte[][] portInfo, SmpPipe pipe) {
@@ -65,6 +88,14 @@ final class PKeyManager {
         int[] counts = new int[3];
         long smGuid = t.portGuid(t.smPort());
         Map<String, Integer> keys = pkeysByKey(warnings);
+        inherit();
+        if (first) {
+            first = false;
+            String found = found(t, lids, smGuid, keys, pipe);
+            if (found != null) {
+                warnings.add(found);
+            }
+        }
         for (int g = 0; g < slots; g++) {
             int n = t.portNode(g);
             if (t.isSwitch(n) || t.portNumber(g) == 0 || lids.lid(g) == 0 || !t.hasPortInfo(g)) {
@@ -93,40 +124,117 @@ final class PKeyManager {
         return new Result(tables, counts[0], counts[1], counts[2], groups(keys), failures, warnings);
     }
 
+    /** Takes over, once, what the manager this one replaced wrote and whether it read (on the sweeping thread). */
+    private void inherit() {
+        if (replaced != null) {
+            replaced.inherit();
+            written.putAll(replaced.written);
+            first = replaced.first;
+            replaced = null;
+        }
+    }
+
+    /** The path to CA port {@code g}: through the switch port facing it, so the SMP arrives at that port. */
+    private static byte[] caPath(Topology t, int g) {
+        int r = t.remote(g);
+        if (r >= 0 && t.isSwitch(t.portNode(r))) {
+            byte[] sp = t.path(t.portNode(r));
+            byte[] p = Arrays.copyOf(sp, sp.length + 1);
+            p[sp.length] = (byte) t.portNumber(r);
+            return p;
+        }
+        return t.path(t.portNode(g));
+    }
+
+    /**
+     * Reads block 0 of every CA port's P_Key table; one line when ports have tables someone programmed (not the
+     * power-up 0xffff alone) that this SM's partitions change, null otherwise.
+     */
+    private String found(Topology t, LidAssignment lids, long smGuid, Map<String, Integer> keys, SmpPipe pipe) {
+        int slots = t.portSlots();
+        int[][] have = new int[slots][];
+        for (int g = 0; g < slots; g++) {
+            int n = t.portNode(g);
+            // only ports an SM brought up (Active when discovered) can carry P_Keys another SM programmed
+            if (t.isSwitch(n) || t.portNumber(g) == 0 || lids.lid(g) == 0 || !t.hasPortInfo(g)
+                    || t.linkState(g) != Topology.ACTIVE) {
+                continue;
+            }
+            int slot = g;
+            pipe.get(caPath(t, g), AttributeIds.P_KEY_TABLE, 0, reply -> {
+                if (reply.ok()) {
+                    have[slot] = entries(reply.data());
+                }
+            });
+        }
+        pipe.drain();
+        int differ = 0;
+        String example = null;
+        for (int g = 0; g < slots; g++) {
+            int[] h = have[g];
+            if (h == null || (h.length == 1 && h[0] == 0xffff)) {
+                continue;
+            }
+            int[] want = table(t.portGuid(g), t.nodeType(t.portNode(g)), smGuid, keys);
+            if (!sameSet(h, want)) {
+                differ++;
+                if (example == null) {
+                    example = t.portName(g) + " has " + hex(h) + ", gets " + hex(want);
+                }
+            }
+        }
+        if (differ == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "P_Keys: %,d ports have P_Keys another SM programmed that this SM's "
+                + "partitions%s change (%s); replacing them (was this SM started without the master's partitions "
+                + "file, -P?)", differ, conf == null ? " (none: no -P, every port a full Default member)" : " ("
+                + conf.file() + ")", example);
+    }
+
+    private static int[] entries(byte[] block) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < BLOCK && 2 * i + 1 < block.length; i++) {
+            int k = ((block[2 * i] & 0xff) << 8) | (block[2 * i + 1] & 0xff);
+            if ((k & Partitions.DEFAULT) != 0) {
+                out.add(k);
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static boolean sameSet(int[] a, int[] b) {
+        int[] x = a.clone();
+        int[] y = b.clone();
+        Arrays.sort(x);
+        Arrays.sort(y);
+        return Arrays.equals(x, y);
+    }
+
+    private static String hex(int[] keys) {
+        List<String> l = new ArrayList<>();
+        for (int k : keys) {
+            l.add(String.format("0x%04x", k));
+        }
+        return l.isEmpty() ? "none" : String.join(" ", l);
+    }
+
     /** Forgets what was written, so the next pass writes every block again. */
     void forget() {
         written.clear();
     }
 
-    /**
-     * The P_Key of each partition key ("0x7fff"; a name when the file gives no P_Key: then, as OpenSM generates
-     * one, the next free number counting from 1, in file order).
-     */
+    /** The P_Key of each partition key, as {@link PartitionsConf#pkeys()} numbers them. */
     private Map<String, Integer> pkeysByKey(List<String> warnings) {
-        Map<String, Integer> keys = new LinkedHashMap<>();
-        keys.put(String.format("0x%04x", PartitionsConf.DEFAULT_PKEY), PartitionsConf.DEFAULT_PKEY);
         if (conf == null) {
-            return keys;
+            return Map.of(String.format("0x%04x", PartitionsConf.DEFAULT_PKEY), PartitionsConf.DEFAULT_PKEY);
         }
-        int counter = 0;
+        Map<String, Integer> keys = conf.pkeys();
         for (PartitionsConf.Partition p : conf.partitions()) {
-            if (p.pkey() >= 0) {
-                keys.putIfAbsent(p.key(), p.pkey());
-                continue;
-            }
-            if (keys.containsKey(p.key())) {
-                continue;                       // a second statement of a partition named so: the same P_Key
-            }
-            // as OpenSM: the next number from 1 up that no partition defined so far has
-            while (++counter < PartitionsConf.DEFAULT_PKEY && keys.containsValue(counter)) {
-                continue;
-            }
-            if (counter >= PartitionsConf.DEFAULT_PKEY) {
+            if (!keys.containsKey(p.key())) {
                 warnOnce(warnings, conf.file() + ":" + p.line() + ": no P_Key left for partition \"" + p.name()
                         + "\"; left out");
-                continue;
             }
-            keys.put(p.key(), counter);
         }
         return keys;
     }
@@ -134,17 +242,9 @@ final class PKeyManager {
     /** A port's table: Default first, then its other partitions in file order. */
     private int[] table(long portGuid, NodeType type, long smGuid, Map<String, Integer> keys) {
         if (conf == null) {
-            return new int[] {0xffff};
+            return Partitions.defaultTable();
         }
-        Map<String, PartitionsConf.Membership> m = conf.memberships(portGuid, type, smGuid);
-        List<Integer> out = new ArrayList<>();
-        for (Map.Entry<String, Integer> k : keys.entrySet()) {
-            PartitionsConf.Membership how = m.get(k.getKey());
-            if (how != null) {
-                out.add(k.getValue() | (how == PartitionsConf.Membership.FULL ? 0x8000 : 0));
-            }
-        }
-        return out.stream().mapToInt(Integer::intValue).toArray();
+        return PartitionsConf.table(conf.memberships(portGuid, type, smGuid), keys);
     }
 
     private int[] fit(int[] table, int cap, String port, List<String> warnings) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,7 +49,8 @@ public final class SubnetManager {
     private final SmInfoAgent smInfo;
     private final TrapHandler traps;
     private final SubnetAdministrator sa;
-    private PKeyManager pkeys = new PKeyManager(null);
+    /** Swapped whole by {@link #partitions} from another thread (a reread); the sweeping thread reads it. */
+    private volatile PKeyManager pkeys = new PKeyManager(null);
 
     private Topology topology;
     private LidAssignment lids;
@@ -97,7 +99,83 @@ public final class SubnetManager {
      * member of the Default partition.
      */
     public void partitions(PartitionsConf conf) {
-        this.pkeys = new PKeyManager(conf);
+        partitions(conf, false);
+    }
+
+    /**
+     * The partitions to program from the next sweep on, after {@link #partitionsProblems} (each logged as a
+     * warning); with {@code strict}, a file with problems is refused and the partitions stay as they were. Safe from
+     * another thread (a reread on SIGHUP or from the console): the next heavy sweep applies it.
+     *
+     * @return the problems (when {@code strict} and not empty: not applied)
+     */
+    public List<String> partitions(PartitionsConf conf, boolean strict) {
+        List<String> problems = partitionsProblems(conf);
+        if (strict && !problems.isEmpty()) {
+            return problems;
+        }
+        problems.forEach(log::warn);
+        this.pkeys = new PKeyManager(conf, pkeys);
+        return problems;
+    }
+
+    /** The partitions file in force (null: none, every port a full Default member). */
+    public PartitionsConf partitionsFile() {
+        return pkeys.conf();
+    }
+
+    /**
+     * What applying {@code conf} would do that must not pass in silence, one line each: the SM's own port left
+     * without full membership of the Default partition (no port would reach the SA); ports leaving partitions they
+     * are in now (after a sweep: the tables the SA answers from), as a summary.
+     */
+    public List<String> partitionsProblems(PartitionsConf conf) {
+        List<String> out = new ArrayList<>();
+        LocalPort lp = transport.localPort();
+        org.ibtwin.model.NodeType type = lp.portNumber() == 0 ? org.ibtwin.model.NodeType.SWITCH
+                : org.ibtwin.model.NodeType.CA;
+        if (conf != null) {
+            List<PartitionsConf.Member> lock = conf.lockout(lp.portGuid(), type);
+            if (!lock.isEmpty()) {
+                PartitionsConf.Member m = lock.get(lock.size() - 1);
+                out.add(conf.file() + ":" + m.line() + ": Default partition member " + m.label() + " leaves the SM's "
+                        + "own port a limited member of the Default partition (0x7fff): no port can reach the SA "
+                        + "(add SELF=full)");
+            }
+        }
+        SaSnapshot s = sa.snapshot();
+        if (s == null) {
+            return out;
+        }
+        Topology t = s.topology();
+        Map<String, Integer> keys = conf == null ? null : conf.pkeys();
+        int left = 0;
+        String example = null;
+        for (int g : t.endPorts()) {
+            int n = t.portNode(g);
+            if (t.isSwitch(n)) {
+                continue;
+            }
+            int[] now = s.pkeys(g);
+            int[] next = conf == null ? org.ibtwin.model.Partitions.defaultTable()
+                    : PartitionsConf.table(conf.memberships(t.portGuid(g), t.nodeType(n), lp.portGuid()), keys);
+            for (int k : now) {
+                if ((k & org.ibtwin.model.Partitions.DEFAULT) != 0
+                        && org.ibtwin.model.Partitions.entry(next, k) == 0) {
+                    left++;
+                    if (example == null) {
+                        example = String.format(Locale.ROOT, "%s leaves 0x%04x", t.portName(g),
+                                k & org.ibtwin.model.Partitions.DEFAULT);
+                    }
+                    break;
+                }
+            }
+        }
+        if (left > 0) {
+            out.add(String.format(Locale.ROOT, "%s: %,d ports leave partitions they are in now (%s%s)",
+                    conf == null ? "no partitions file" : conf.file(), left, example, left > 1 ? ", ..." : ""));
+        }
+        return out;
     }
 
     /** The SA at the SM's port. */

@@ -146,4 +146,31 @@ class DoctorCommandTest {
         assertThat(run("snapshot", "diff", a.toString(), dir.resolve("bad.json").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("bad.json:1: not an ibtwin snapshot: a value of the wrong kind");
     }
+
+    @Test
+    void aSnapshotLoadsBackAsAFabricInTopoAndUpWithItsPkeys(@TempDir Path dir) throws IOException {
+        Path a = dir.resolve("a.json");
+        assertThat(run("snapshot", "save", "-o", a.toString())).isZero();
+        // a tenant's P_Keys, as a snapshot of a partitioned fabric holds them
+        ObjectMapper json = new ObjectMapper();
+        var tree = json.readTree(a.toFile());
+        for (var n : tree.get("nodes")) {
+            if (n.get("name").asText().equals("node005")) {
+                var keys = ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("ports").get(0)).putArray("pkeys");
+                keys.add("0x7fff").add("0x8001");
+            }
+        }
+        json.writeValue(a.toFile(), tree);
+        out.getBuffer().setLength(0);
+        assertThat(run("topo", a.toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("switches            5", "CAs                60");
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        // up without -P: the SM finds the tenant's P_Keys and says, once, that it replaces them
+        assertThat(run("up", "--once", a.toString())).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("SUBNET UP");
+        assertThat(err.toString()).contains("ibtwin up: warning: P_Keys: 1 ports have P_Keys another SM programmed "
+                + "that this SM's partitions (none: no -P, every port a full Default member) change (node005/1 has "
+                + "0x7fff 0x8001, gets 0xffff)");
+    }
 }

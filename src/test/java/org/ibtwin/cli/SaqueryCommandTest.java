@@ -125,4 +125,27 @@ class SaqueryCommandTest {
         assertThat(err.toString()).isEqualTo("ibtwin up: " + bad + ":2: membership \"sometimes\" of ALL is not full, "
                 + "limited or both\n");
     }
+
+    @Test
+    void aFileThatLocksTheSmOutIsWarnedAndRefusedWithStrict(@TempDir Path dir) throws Exception {
+        Path lock = dir.resolve("p.conf");
+        Files.writeString(lock, "Default=0x7fff : ALL=limited ;\nbad=0x8000 : ALL=full ;\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        String line = lock + ":1: Default partition member ALL=limited leaves the SM's own port a limited member of "
+                + "the Default partition (0x7fff): no port can reach the SA (add SELF=full)";
+        String pkey = lock + ":2: P_Key 0x8000 of partition \"bad\" has partition number 0, which is no P_Key; as "
+                + "OpenSM, it gets a generated one";
+        assertThat(cl.execute("up", "--once", "--strict", "-P", lock.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin up: warning: " + pkey + "\nibtwin up: --strict: refusing "
+                + line + "\n");
+        assertThat(out.toString()).doesNotContain("SUBNET");
+        err.getBuffer().setLength(0);
+        assertThat(cl.execute("up", "--once", "-P", lock.toString())).isZero();
+        assertThat(err.toString()).contains("ibtwin up: warning: " + line + "\n");
+        assertThat(out.toString()).contains("SUBNET UP");
+    }
 }

@@ -71,7 +71,7 @@ class SmCommandsTest {
                 + "  LIDs: 65 end ports: 65 kept, 0 restored, 0 assigned\n"
                 + "  routing: minhop \\(shortest paths, balanced\\); 10 LFT blocks on 5 switches\n"
                 + "  ports: 240 active \\(0 activated now\\)\n"
-                + "SUBNET UP in [0-9.]+ m?s \\(716 SMPs; twin started in [0-9.]+ m?s\\)\n");
+                + "SUBNET UP in [0-9.]+ m?s \\(776 SMPs; twin started in [0-9.]+ m?s\\)\n");
         assertThat(err.toString()).isEmpty();
     }
 

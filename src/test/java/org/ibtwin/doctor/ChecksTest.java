@@ -179,6 +179,37 @@ class ChecksTest {
     }
 
     @Test
+    void t11ReachabilityIsPairwiseTheSmHostDoesNotJoinTwoTenants() {
+        Fabric f = Lab.healthy();
+        Node smHost = Lab.node(f, "node001");
+        long sm = smHost.port(1).guid();
+        StringBuilder a = new StringBuilder();
+        StringBuilder b = new StringBuilder();
+        for (int i = 2; i <= 60; i++) {
+            long g = Lab.port(f, String.format("node%03d/1", i)).guid();
+            (i <= 30 ? a : b).append(String.format(", 0x%016x=full", g));
+        }
+        PartitionsConf conf = PartitionsConf.parse("Default=0x7fff : ALL=limited, SELF=full ;\n"
+                + "A=0x0001 : " + a.substring(2) + " ;\nB=0x0002 : " + b.substring(2) + " ;\n", "partitions.conf");
+        // live: the tables as the SM programmed them, the SM host a full Default member
+        for (Node n : f.cas()) {
+            n.port(1).setPkeys(conf.table(n.port(1).guid(), n.type(), sm));
+        }
+        FabricState live = Lab.state(f).sms(List.of(new SmInfo(sm, 1, 0, SmInfo.MASTER, "t"))).smsComplete(true);
+        live.addSm(new SmInfo(f.switches().get(1).guid(), 2, 0, SmInfo.STANDBY, "t"));
+        Report r = Lab.examine(live);
+        assertThat(r.findings()).as(r.toText()).extracting(Finding::id, Finding::where)
+                .containsExactly(tuple("T11", "node[002-030]"));
+        assertThat(r.findings().get(0).title()).isEqualTo("hosts share no partition with the other 30 hosts "
+                + "(node[031-060]): RDMA connections time out");
+        // offline: the file, the one SM known from sminfo: the same answer, no false alarm about the SM's host
+        FabricState offline = Lab.state(f).partitions(conf).sms(List.of(new SmInfo(sm, 1, -1, -1, "sminfo.txt")));
+        Report o = Lab.examine(offline);
+        assertThat(o.findings()).as(o.toText()).extracting(Finding::id, Finding::where)
+                .containsExactly(tuple("T11", "node[002-030]"));
+    }
+
+    @Test
     void t11PartitionsConfLocksOutTheSm() {
         Fabric f = Lab.healthy();
         long sm = f.switches().get(0).guid();

@@ -74,6 +74,29 @@ class LiveSourceTest {
     }
 
     @Test
+    void liveTheSmHostAFullDefaultMemberDoesNotJoinTwoTenants() {
+        Fabric f = Lab.healthy();
+        Node smHost = Lab.node(f, "node001");
+        StringBuilder a = new StringBuilder();
+        StringBuilder b = new StringBuilder();
+        for (int i = 2; i <= 60; i++) {
+            long g = Lab.port(f, String.format("node%03d/1", i)).guid();
+            (i <= 30 ? a : b).append(String.format(", 0x%016x=full", g));
+        }
+        org.ibtwin.format.PartitionsConf conf = org.ibtwin.format.PartitionsConf.parse("Default=0x7fff : ALL=limited, "
+                + "SELF=full ;\nA=0x0001 : " + a.substring(2) + " ;\nB=0x0002 : " + b.substring(2) + " ;\n", "p");
+        for (Node n : f.cas()) {
+            n.port(1).setPkeys(conf.table(n.port(1).guid(), n.type(), smHost.port(1).guid()));
+        }
+        // the tables read over MADs: A and B cannot reach each other, though both reach the SM's host
+        Report r = Doctor.examine(live(f, smHost), new Thresholds().suppress("T09"));
+        assertThat(findings(r)).as(r.toText()).contains(tuple("T11", "node[002-030]"));
+        assertThat(r.findings()).filteredOn(x -> x.id().equals("T11")).singleElement().satisfies(x -> assertThat(
+                x.title()).isEqualTo("hosts share no partition with the other 30 hosts (node[031-060]): RDMA "
+                + "connections time out"));
+    }
+
+    @Test
     void twoReadingsAnIntervalApartGiveRisingErrors() {
         Fabric f = Lab.healthy();
         Lab.port(f, "leaf03/2").setCounter(PortCounter.SYMBOL_ERROR, 40);

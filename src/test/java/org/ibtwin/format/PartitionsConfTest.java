@@ -89,4 +89,48 @@ class PartitionsConfTest {
         assertThatThrownBy(() -> PartitionsConf.parse("P=0x1 :\n 0x10=fully ;", "q.conf"))
                 .hasMessage("q.conf:2: membership \"fully\" of 0x10 is not full, limited or both");
     }
+
+    @Test
+    void badIpoibFlagsAndAMissingSemicolonAreOneLineEach() {
+        assertThatThrownBy(() -> PartitionsConf.parse("Default=0x7fff, ipoib, mtu=99 : ALL=full ;", "pc"))
+                .hasMessage("pc:1: mtu=99 of partition \"Default\" is not an MTU code 1..5 (256..4096 bytes)");
+        assertThatThrownBy(() -> PartitionsConf.parse("P=1, rate=1 : ALL ;", "pc"))
+                .hasMessage("pc:1: rate=1 of partition \"P\" is not an IBA rate code 2..24");
+        assertThatThrownBy(() -> PartitionsConf.parse("P=1, sl=16 : ALL ;", "pc"))
+                .hasMessage("pc:1: sl=16 of partition \"P\" is not a service level 0..15");
+        assertThatThrownBy(() -> PartitionsConf.parse("# tenants\nA=0x0001 : ALL=full\nB=0x0002 : ALL=full ;\n",
+                "pc")).hasMessage("pc:2: partition \"A\" has no closing ';' before the next partition at line 3")
+                .message().doesNotContain("\n");
+        // an mgid's colons are no header
+        assertThat(PartitionsConf.parse("A=0x0001 :\n  mgid=ff12:401b::1 ;\n", "pc").partitions()).hasSize(1);
+    }
+
+    @Test
+    void aSecondPartitionWithTheSamePkeyIsMergedWithAWarning() {
+        PartitionsConf c = PartitionsConf.parse("Default=0x7fff : ALL=full ;\nOther=0x7fff : ALL=limited ;\n", "pc");
+        assertThat(c.warnings()).containsExactly("pc:2: partition \"Other\" has P_Key 0x7fff of partition "
+                + "\"Default\" (line 1); as OpenSM, its members join that partition");
+        assertThat(c.table(0x10, NodeType.CA, 0x99)).containsExactly(0x7fff);
+        assertThat(PartitionsConf.parse("A=1 : ALL ;\nA=1 : SELF=full ;\n", "pc").warnings()).isEmpty();
+    }
+
+    @Test
+    void aPkeyWithPartitionNumberZeroIsGeneratedAsOpensmDoes() {
+        // OpenSM masks 0x8000 to 0 and generates the next free P_Key: 0x0001, 0x8001 for a full member
+        PartitionsConf c = PartitionsConf.parse("bad=0x8000 : ALL=full ;\n", "pc");
+        assertThat(c.warnings()).containsExactly("pc:1: P_Key 0x8000 of partition \"bad\" has partition number 0, "
+                + "which is no P_Key; as OpenSM, it gets a generated one");
+        assertThat(c.table(0xec0d9a0300ec8480L, NodeType.CA, 0)).containsExactly(0x7fff, 0x8001);
+        assertThat(c.table(0x55, NodeType.SWITCH, 0)).containsExactly(0x7fff, 0x8001);
+        assertThat(PartitionsConf.parse("one=1 : ALL ;\nbad=0x8000 : ALL=full ;\n", "pc").pkeys())
+                .containsEntry("bad", 2);
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsSaidSo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path f = dir.resolve("partitions.conf");
+        java.nio.file.Files.write(f, new byte[] {'D', '=', (byte) 0xff, (byte) 0xfe, ';'});
+        assertThatThrownBy(() -> PartitionsConf.read(f)).hasMessage(f + ": not a text file (invalid UTF-8)");
+        assertThatThrownBy(() -> PartitionsConf.read(dir)).hasMessage(dir + ": is a directory, not a partitions file");
+    }
 }

@@ -195,6 +195,103 @@ class SubnetAdministratorTest {
     }
 
     @Test
+    void aRequesterSeesNodeAndPathRecordsOnlyOfPortsItSharesAPartitionWith() {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        Node a = fabric.cas().get(1);
+        Node b = fabric.cas().get(2);
+        Node c = fabric.cas().get(3);
+        String conf = String.format("Default=0x7fff : ALL=limited, SELF=full ;%n"
+                + "blue=0x0010 : 0x%016x=full, 0x%016x=full ;%nred=0x0020 : 0x%016x=full ;%n",
+                a.port(1).guid(), b.port(1).guid(), c.port(1).guid());
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            SubnetManager sm = f.sm(SmConfig.defaults());
+            sm.partitions(PartitionsConf.parse(conf, "partitions.conf"));
+            SweepReport r = sm.sweep();
+            assertThat(r.subnetUp()).isTrue();
+            try (MadTransport other = client(f, a.name())) {
+                MadQuery q = new MadQuery(other);
+                Set<Long> seen = new HashSet<>();
+                for (byte[] rec : table(q, r.smLid(), AttributeIds.NODE_RECORD, 0, new byte[0]).records(NR.size())) {
+                    seen.add(NR.get(rec, 0, "PortGuid"));
+                }
+                // a sees itself, b (blue), the SM's port and the switches (full Default members); not c, nor the
+                // other hosts (limited Default members, as a is)
+                assertThat(seen).contains(a.port(1).guid(), b.port(1).guid(), fabric.switches().get(0).guid())
+                        .doesNotContain(c.port(1).guid(), fabric.cas().get(4).port(1).guid());
+                // a PathRecord between b and c: both visible? c is not, so none, though b and c share Default
+                byte[] t = new byte[PR.size()];
+                PR.set(t, 0, "PathRecSLid", f.twin.lid(b.name(), 1));
+                PR.set(t, 0, "PathRecDLid", f.twin.lid(c.name(), 1));
+                assertThat(table(q, r.smLid(), AttributeIds.PATH_RECORD, (1 << 4) | (1 << 5), t).records(PR.size()))
+                        .isEmpty();
+                // every path from b that a may ask for: to a, b itself and the full Default members
+                PR.set(t, 0, "PathRecDLid", 0);
+                for (byte[] p : table(q, r.smLid(), AttributeIds.PATH_RECORD, 1 << 5, t).records(PR.size())) {
+                    int dst = (int) PR.get(p, 0, "PathRecDLid");
+                    assertThat(dst).isNotEqualTo(f.twin.lid(c.name(), 1));
+                }
+                PR.set(t, 0, "PathRecDLid", f.twin.lid(a.name(), 1));
+                assertThat(table(q, r.smLid(), AttributeIds.PATH_RECORD, (1 << 4) | (1 << 5), t).records(PR.size()))
+                        .hasSize(1);
+            }
+            try (MadTransport other = client(f, c.name())) {
+                MadQuery q = new MadQuery(other);
+                Set<Long> seen = new HashSet<>();
+                for (byte[] rec : table(q, r.smLid(), AttributeIds.NODE_RECORD, 0, new byte[0]).records(NR.size())) {
+                    seen.add(NR.get(rec, 0, "PortGuid"));
+                }
+                assertThat(seen).contains(c.port(1).guid()).doesNotContain(a.port(1).guid(), b.port(1).guid());
+            }
+        }
+    }
+
+    @Test
+    void aNewMasterWithoutThePartitionsFileWarnsOnceThatItReplacesTheTenantsPkeys() {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        Node a = fabric.cas().get(1);
+        Node b = fabric.cas().get(2);
+        String conf = String.format("Default=0x7fff : ALL=limited, SELF=full ;%nblue=0x0010 : 0x%016x=full, "
+                + "0x%016x=full ;%n", a.port(1).guid(), b.port(1).guid());
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            List<String> first = new java.util.ArrayList<>();
+            SubnetManager master = new SubnetManager(f.transport, SmConfig.defaults(), log(first));
+            master.partitions(PartitionsConf.parse(conf, "partitions.conf"));
+            assertThat(master.sweep().subnetUp()).isTrue();
+            assertThat(first).noneMatch(l -> l.startsWith("P_Keys:")).as("power-up tables: nothing to warn of");
+            master.detach();
+            // the standby takes over, started without -P
+            List<String> warned = new java.util.ArrayList<>();
+            try (MadTransport other = f.attach(fabric.cas().get(5).name())) {
+                SubnetManager standby = new SubnetManager(other, SmConfig.defaults(), log(warned));
+                assertThat(standby.sweep().subnetUp()).isTrue();
+                // 15: every CA but the old master's port (0xffff, as this SM leaves it), one line for them all
+                assertThat(warned).filteredOn(l -> l.startsWith("P_Keys:")).singleElement().asString().matches(
+                        "P_Keys: 15 ports have P_Keys another SM programmed that this SM's partitions \\(none: no -P, "
+                        + "every port a full Default member\\) change \\(node0\\d\\d/1 has 0x7fff( 0x8010)?, gets "
+                        + "0xffff\\); replacing them \\(was this SM started without the master's partitions file, -P\\?\\)");
+                // the next sweep says nothing more
+                warned.clear();
+                standby.sweep();
+                assertThat(warned).noneMatch(l -> l.startsWith("P_Keys:"));
+                standby.detach();
+            }
+        }
+    }
+
+    private static SmLog log(List<String> warnings) {
+        return new SmLog() {
+            @Override
+            public void info(String line) {
+            }
+
+            @Override
+            public void warn(String line) {
+                warnings.add(line);
+            }
+        };
+    }
+
+    @Test
     void lostSegmentsAndAcksAreAskedForAgainAndTheTableStillComesWhole() {
         Fabric fabric = FabricFiles.loadDefault();
         try (TwinFabric f = new TwinFabric(fabric)) {

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.ibtwin.doctor.Check;
 import org.ibtwin.doctor.FabricState;
 import org.ibtwin.doctor.Finding;
@@ -15,12 +14,16 @@ import org.ibtwin.doctor.Thresholds;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.NodeType;
+import org.ibtwin.model.Partitions;
 import org.ibtwin.model.Port;
 
 /**
  * T11: hosts that share no partition, and a partitions.conf that locks the SM's own port out. Two ports can talk
- * when they share a P_Key and at least one of them is a full member; the hosts are split into groups that can
- * reach each other, and every group apart from the largest is named. Deliberate isolation shows up too: suppress
+ * when they share a P_Key and at least one of them is a full member ({@link Partitions#canTalk}); that is pairwise,
+ * not transitive (a full Default member such as the SM's host reaching two tenants does not join them). The hosts
+ * are classed by P_Key table; each class is named with the larger classes it cannot reach, and with itself when its
+ * members cannot reach each other. The SM's port (SELF) is the master's from SMInfo, else the one SM known.
+ * Deliberate isolation shows up too: suppress
  * T11 in the thresholds file where tenants are meant to be apart. The partitions come from partitions.conf when
  * given (as OpenSM would apply it), else from the ports' P_Key tables.
  */
@@ -55,16 +58,19 @@ public final class PartitionCheck implements Check {
                     smGuid = sm.guid();
                 }
             }
+            if (smGuid == 0 && s.sms().size() == 1) {
+                smGuid = s.sms().get(0).guid();
+            }
         }
         Port smPort = smGuid == 0 ? null : portByGuid(s, smGuid);
         PartitionsConf conf = s.partitions();
         if (conf != null) {
             long g = smGuid != 0 ? smGuid : UNKNOWN_SM;
             NodeType type = smPort != null ? smPort.node().type() : NodeType.CA;
-            String def = String.format("0x%04x", PartitionsConf.DEFAULT_PKEY);
-            if (conf.memberships(g, type, g).get(def) == PartitionsConf.Membership.LIMITED) {
+            List<PartitionsConf.Member> lockout = conf.lockout(g, type);
+            if (!lockout.isEmpty()) {
                 List<String> ev = new ArrayList<>();
-                for (PartitionsConf.Member m : conf.entriesFor(def, g, type, g)) {
+                for (PartitionsConf.Member m : lockout) {
                     ev.add(conf.file() + ":" + m.line() + ": Default partition member " + m.label());
                 }
                 ev.add("the SM's port ends up a limited member of the Default partition (0x7fff), as is every port "
@@ -75,17 +81,14 @@ public final class PartitionCheck implements Check {
                                 + "reread the file"));
             }
         } else if (smPort != null) {
-            boolean full = false;
-            for (int k : smPort.pkeys()) {
-                full |= (k & 0x7fff) == PartitionsConf.DEFAULT_PKEY && (k & 0x8000) != 0;
-            }
-            if (!full) {
+            if (!Partitions.isFullMember(smPort.pkeys(), Partitions.DEFAULT)) {
                 out.add(new Finding(id(), Severity.CRITICAL, s.portName(smPort), "the SM's port is not a full member "
                         + "of the Default partition", List.of(s.portName(smPort) + ": P_Keys " + keys(smPort.pkeys())),
                         "make the SM's port a full member of Default (0xffff) and reread partitions.conf"));
             }
         }
-        // group the CA ports by what they are members of
+        // the CA ports by P_Key table: as partitions.conf would program them, else as they are
+        Map<String, int[]> tableOf = new LinkedHashMap<>();
         Map<String, Map<String, Boolean>> sigOf = new LinkedHashMap<>();
         Map<String, List<String>> portsOf = new LinkedHashMap<>();
         for (Node n : s.fabric().cas()) {
@@ -94,105 +97,57 @@ public final class PartitionCheck implements Check {
                 if (p.link() == null) {
                     continue;
                 }
+                int[] table = conf != null ? conf.table(p.guid(), NodeType.CA, smGuid) : p.pkeys();
                 Map<String, Boolean> sig = new TreeMap<>();
-                if (conf != null) {
-                    conf.memberships(p.guid(), NodeType.CA, smGuid).forEach((k, m) ->
-                            sig.put(k, m == PartitionsConf.Membership.FULL));
-                } else {
-                    for (int k : p.pkeys()) {
-                        if ((k & 0x7fff) != 0) {
-                            sig.merge(String.format("0x%04x", k & 0x7fff), (k & 0x8000) != 0, Boolean::logicalOr);
-                        }
+                for (int k : table) {
+                    if ((k & Partitions.DEFAULT) != 0) {
+                        sig.merge(String.format("0x%04x", k & Partitions.DEFAULT), (k & Partitions.FULL) != 0,
+                                Boolean::logicalOr);
                     }
                 }
                 String key = sig.toString();
+                tableOf.putIfAbsent(key, table);
                 sigOf.putIfAbsent(key, sig);
                 portsOf.computeIfAbsent(key, k -> new ArrayList<>()).add(n.numPorts() == 1 ? s.name(n)
                         : s.portName(p));
             }
         }
-        List<String> groups = new ArrayList<>(sigOf.keySet());
-        int[] parent = new int[groups.size()];
-        for (int i = 0; i < parent.length; i++) {
-            parent[i] = i;
-        }
-        for (int i = 0; i < groups.size(); i++) {
-            for (int j = i + 1; j < groups.size(); j++) {
-                if (canTalk(sigOf.get(groups.get(i)), sigOf.get(groups.get(j)))) {
-                    parent[find(parent, i)] = find(parent, j);
+        // reachability is pairwise (Partitions.canTalk), never transitive: each class of ports is named with the
+        // larger classes it cannot reach, and with itself when its own members cannot reach each other
+        List<String> classes = new ArrayList<>(sigOf.keySet());
+        classes.sort((a, b) -> Integer.compare(portsOf.get(b).size(), portsOf.get(a).size()));
+        for (int j = 0; j < classes.size(); j++) {
+            String cj = classes.get(j);
+            List<String> mine = portsOf.get(cj);
+            boolean apart = mine.size() > 1 && !Partitions.canTalk(tableOf.get(cj), tableOf.get(cj));
+            List<String> unreached = new ArrayList<>();
+            for (int i = 0; i < j; i++) {
+                if (!Partitions.canTalk(tableOf.get(classes.get(i)), tableOf.get(cj))) {
+                    unreached.add(classes.get(i));
                 }
             }
-        }
-        Map<Integer, List<Integer>> comps = new LinkedHashMap<>();
-        for (int i = 0; i < groups.size(); i++) {
-            comps.computeIfAbsent(find(parent, i), k -> new ArrayList<>()).add(i);
-        }
-        List<List<Integer>> list = new ArrayList<>(comps.values());
-        // a group alone whose members cannot even reach each other is split further: each port is on its own
-        int largest = -1;
-        int largestSize = -1;
-        for (int c = 0; c < list.size(); c++) {
-            int size = size(list.get(c), groups, portsOf);
-            if (size > largestSize) {
-                largest = c;
-                largestSize = size;
-            }
-        }
-        for (int c = 0; c < list.size(); c++) {
-            List<Integer> comp = list.get(c);
-            boolean selfTalk = comp.size() > 1 || canTalk(sigOf.get(groups.get(comp.get(0))),
-                    sigOf.get(groups.get(comp.get(0))));
-            if (c == largest && (selfTalk || size(comp, groups, portsOf) == 1)) {
+            if (!apart && unreached.isEmpty()) {
                 continue;
             }
-            TreeSet<String> names = new TreeSet<>();
             List<String> ev = new ArrayList<>();
-            for (int g : comp) {
-                names.addAll(portsOf.get(groups.get(g)));
-                ev.add(Words.names(portsOf.get(groups.get(g))) + ": " + describe(sigOf.get(groups.get(g))));
+            ev.add(Words.names(mine) + ": " + describe(sigOf.get(cj)));
+            List<String> others = new ArrayList<>();
+            for (String ci : unreached) {
+                others.addAll(portsOf.get(ci));
+                ev.add(Words.names(portsOf.get(ci)) + ": " + describe(sigOf.get(ci)));
             }
-            int others = largestSize - (c == largest ? names.size() : 0);
-            if (c == largest) {
+            if (apart) {
                 ev.add("each is only a limited member: limited members cannot talk to each other");
             } else {
-                List<String> main = new ArrayList<>();
-                for (int g : list.get(largest)) {
-                    main.addAll(portsOf.get(groups.get(g)));
-                }
-                ev.add(Words.plural(others, "other host", "other hosts") + " (" + Words.names(main) + "): "
-                        + describe(sigOf.get(groups.get(list.get(largest).get(0)))));
+                ev.add("no partition has both, with a full member among them");
             }
-            out.add(new Finding(id(), Severity.WARNING, Words.names(names), (names.size() == 1 ? "host shares"
-                    : "hosts share") + " no partition with " + (c == largest ? "each other" : "the other "
-                    + Words.plural(others, "host", "hosts")) + ": RDMA connections time out", ev, FIX));
+            String whom = others.isEmpty() ? "each other"
+                    : (apart ? "each other or " : "") + "the other " + Words.plural(others.size(), "host", "hosts")
+                    + (apart ? "" : " (" + Words.names(others) + ")");
+            out.add(new Finding(id(), Severity.WARNING, Words.names(mine), (mine.size() == 1 ? "host shares"
+                    : "hosts share") + " no partition with " + whom + ": RDMA connections time out", ev, FIX));
         }
         return out;
-    }
-
-    private static int size(List<Integer> comp, List<String> groups, Map<String, List<String>> portsOf) {
-        int n = 0;
-        for (int g : comp) {
-            n += portsOf.get(groups.get(g)).size();
-        }
-        return n;
-    }
-
-    static boolean canTalk(Map<String, Boolean> a, Map<String, Boolean> b) {
-        for (Map.Entry<String, Boolean> e : a.entrySet()) {
-            Boolean other = b.get(e.getKey());
-            if (other != null && (other || e.getValue())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static int find(int[] parent, int i) {
-        while (parent[i] != i) {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        return i;
     }
 
     private static String describe(Map<String, Boolean> sig) {

@@ -12,7 +12,8 @@ import org.ibtwin.mad.SaAttributes;
  * DLID; every end port when not given), the path the LFTs route: the P_Key both ports share (none shared: no path;
  * a P_Key asked for must be shared), the smallest MTU and the slowest rate along the route (64 switch hops at
  * most), SL and traffic class as asked (0 otherwise), hop limit 0xFF when the query gave a DGID and 0 otherwise, as
- * OpenSM sets them. MTU, rate and packet lifetime honour their
+ * OpenSM sets them. As OpenSM's SA, a path is answered only where the requester shares a partition with both ends
+ * (or is that end). MTU, rate and packet lifetime honour their
  * selectors: 0 greater than, 1 less than, 2 exactly, 3 the largest available; a path that cannot satisfy one is
  * left out.
  */
@@ -26,7 +27,7 @@ final class Paths {
     private Paths() {
     }
 
-    static List<byte[]> records(SaSnapshot s, byte[] t, long mask) {
+    static List<byte[]> records(SaSnapshot s, byte[] t, long mask, int requester) {
         List<Integer> sources = ends(s, t, mask, ComponentMask.PR_SGID, "PathRecSGid", ComponentMask.PR_SLID,
                 "PathRecSLid");
         List<Integer> dests = ends(s, t, mask, ComponentMask.PR_DGID, "PathRecDGid", ComponentMask.PR_DLID,
@@ -37,7 +38,13 @@ final class Paths {
         int wantPkey = (mask & ComponentMask.PR_PKEY) != 0 ? (int) PR.get(t, 0, "PathRecPKey") : 0;
         List<byte[]> out = new ArrayList<>();
         for (int src : sources) {
+            if (!s.visible(requester, src)) {
+                continue;
+            }
             for (int dst : dests) {
+                if (!s.visible(requester, dst)) {
+                    continue;
+                }
                 byte[] r = record(s, t, mask, src, dst, wantPkey);
                 if (r != null) {
                     out.add(r);

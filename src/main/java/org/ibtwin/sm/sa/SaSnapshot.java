@@ -11,6 +11,7 @@ import org.ibtwin.mad.SaAttributes;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.model.LinkWidth;
+import org.ibtwin.model.Partitions;
 import org.ibtwin.sm.LidAssignment;
 import org.ibtwin.sm.Topology;
 import org.ibtwin.sm.routing.Lfts;
@@ -28,7 +29,7 @@ public final class SaSnapshot {
     /** The subnet prefix every GID here has. */
     public static final long GID_PREFIX = 0xfe80000000000000L;
     /** The default P_Key table of a port the SM did not program. */
-    private static final int[] DEFAULT_PKEYS = {0xffff};
+    private static final int[] DEFAULT_PKEYS = Partitions.defaultTable();
 
     private static final Layout NR = SaAttributes.NODE_RECORD;
     private static final Layout PIR = SaAttributes.PORT_INFO_RECORD;
@@ -158,6 +159,11 @@ public final class SaSnapshot {
         return gid;
     }
 
+    /** A copy of the P_Key table of port slot {@code g}: as written, else the default. */
+    public int[] pkeys(int g) {
+        return pkeyTable(g).clone();
+    }
+
     /** The port's P_Key table: as written, else the default. */
     int[] pkeyTable(int g) {
         int[] k = pkeys == null || g >= pkeys.length ? null : pkeys[g];
@@ -172,10 +178,14 @@ public final class SaSnapshot {
 
     // ---- records
 
-    List<byte[]> nodeRecords() {
+    /** The NodeRecords a requester at end port {@code requester} may see (one per end port with a LID). */
+    List<byte[]> nodeRecords(int requester) {
         Topology t = topology;
         List<byte[]> out = new ArrayList<>();
         for (int g : endPortsByLid()) {
+            if (!visible(requester, g)) {
+                continue;
+            }
             int n = t.portNode(g);
             byte[] r = new byte[NR.size()];
             NR.set(r, 0, "Lid", lids.lid(g));
@@ -423,31 +433,25 @@ public final class SaSnapshot {
     }
 
     /**
-     * The P_Key two ports share, as a path between them uses it: the first entry of {@code src}'s table whose key
-     * {@code dst} also has, with at least one of the two a full member; {@code want} (when not 0) picks that key
-     * alone. 0 when they share none.
+     * The P_Key two ports share, as a path between them uses it: the first partition of {@code src}'s table that
+     * {@code dst} also has, with at least one of the two a full member ({@link Partitions#shared}), with the
+     * full-member bit; {@code want} (when not 0) picks that partition alone. 0 when they share none.
      */
     int sharedPkey(int src, int dst, int want) {
-        for (int a : pkeyTable(src)) {
-            if ((a & 0x7fff) == 0 || (want != 0 && (a & 0x7fff) != (want & 0x7fff))) {
-                continue;
-            }
-            for (int b : pkeyTable(dst)) {
-                if ((b & 0x7fff) == (a & 0x7fff) && ((a | b) & 0x8000) != 0) {
-                    return (a & 0x7fff) | 0x8000;
-                }
-            }
-        }
-        return 0;
+        int base = Partitions.shared(pkeyTable(src), pkeyTable(dst), want);
+        return base == 0 ? 0 : base | Partitions.FULL;
     }
 
-    /** Whether port {@code g} has P_Key {@code pkey} (either membership) in its table: non-zero when so. */
+    /**
+     * Whether a requester at end port {@code requester} may see port {@code g}, as OpenSM's SA decides it for
+     * NodeRecords and PathRecords: the same port, or two that can talk through a partition.
+     */
+    boolean visible(int requester, int g) {
+        return requester == g || Partitions.canTalk(pkeyTable(requester), pkeyTable(g));
+    }
+
+    /** Whether port {@code g} has P_Key {@code pkey} (either membership) in its table: its entry, or 0. */
     int sharedPkeyWithGroup(int g, int pkey) {
-        for (int k : pkeyTable(g)) {
-            if ((k & 0x7fff) == (pkey & 0x7fff)) {
-                return k;
-            }
-        }
-        return 0;
+        return Partitions.entry(pkeyTable(g), pkey);
     }
 }

@@ -148,7 +148,7 @@ public final class SubnetAdministrator {
                 }
                 List<byte[]> records;
                 try {
-                    records = records(s, attr, template, mask, mod);
+                    records = records(s, attr, template, mask, mod, from);
                 } catch (SaException e) {
                     reply(mad, from, e.status, Methods.responseTo(method), new byte[0], 0);
                     return;
@@ -191,10 +191,22 @@ public final class SubnetAdministrator {
         }
     }
 
-    /** A query's records, filtered by its component mask. */
-    private List<byte[]> records(SaSnapshot s, int attr, byte[] template, long mask, long mod) {
+    /**
+     * A query's records, filtered by its component mask. NodeRecords and PathRecords are, as OpenSM answers them,
+     * only those the requester (the end port at the request's source LID) shares a partition with; a requester the
+     * SA does not know (no end port has that LID) is refused, as OpenSM finds no requester port and answers nothing.
+     */
+    private List<byte[]> records(SaSnapshot s, int attr, byte[] template, long mask, long mod, MadAddress from) {
+        int requester = -1;
+        if (attr == AttributeIds.NODE_RECORD || attr == AttributeIds.PATH_RECORD) {
+            requester = s.endPortByLid(from.lid());
+            if (requester < 0) {
+                throw new SaException(MadStatus.SA_REQ_INVALID, "no requester port at LID " + from.lid());
+            }
+        }
+        int req = requester;
         List<byte[]> all = switch (attr) {
-            case AttributeIds.NODE_RECORD -> s.nodeRecords();
+            case AttributeIds.NODE_RECORD -> s.nodeRecords(req);
             case AttributeIds.PORT_INFO_RECORD -> s.portInfoRecords();
             case AttributeIds.LINK_RECORD -> s.linkRecords();
             case AttributeIds.SWITCH_INFO_RECORD -> s.switchInfoRecords();
@@ -202,7 +214,7 @@ public final class SubnetAdministrator {
             case AttributeIds.P_KEY_TABLE_RECORD -> s.pkeyTableRecords();
             case AttributeIds.SM_INFO_RECORD -> smInfoRecords(s);
             case AttributeIds.MC_MEMBER_RECORD -> mcMemberRecords(s);
-            case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask);
+            case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask, req);
             case AttributeIds.INFORM_INFO -> List.copyOf(subscriptions);
             default -> List.of();
         };
