@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
+import org.ibtwin.lab.TrafficConsole;
+import org.ibtwin.lab.TrafficEngine;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.sim.Console;
 import org.ibtwin.sim.IbsimServer;
@@ -77,7 +79,8 @@ public final class SimCommand implements Callable<Integer> {
         Twin twin = Twin.of(f);
         TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
         TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
-        try (timer; IbsimServer server = new IbsimServer(warm.attachPoint())) {
+        try (timer; IbsimServer server = new IbsimServer(warm.attachPoint());
+                TrafficEngine traffic = new TrafficEngine(twin)) {
             Duration budget = Duration.ofMillis(Math.round(warmup * 1000));
             TwinWarmup.Result w;
             String where;
@@ -96,6 +99,7 @@ public final class SimCommand implements Callable<Integer> {
             out.println("Network simulator ready.");
             out.flush();
             Console console = new Console(twin, server, out);
+            console.register("traffic", new TrafficConsole(traffic));
             if (script != null) {
                 try {
                     if (!console.runScript(script)) {
