@@ -41,6 +41,8 @@ import org.ibtwin.sim.Twin;
  * once; flows left without a path stop (and start again when a path comes back) and are reported in the events.
  *
  *
+ * <p>All-to-all runs as one collective, every host sending to every other ({@link TrafficAllToAll}).
+ *
  * <p>Time: {@link #advance} moves the clock by a simulated span (a bounded run); {@link #run} ticks on a thread of
  * its own, {@code speed} simulated seconds per wall second. Thread-safe: every public method holds the engine's
  * monitor; the counters are added under the twin's lock ({@link Twin#addTraffic}).
@@ -61,6 +63,7 @@ public final class TrafficEngine implements AutoCloseable {
     private TrafficPattern pattern;
     private long size = DEFAULT_SIZE;
     private List<Flow> flows = List.of();
+    private TrafficAllToAll collective;
     private boolean running;
     private long planVersion = -1;
     private long nanos;
@@ -141,10 +144,13 @@ public final class TrafficEngine implements AutoCloseable {
         for (TrafficPattern.Pair pr : pairs) {
             flows.add(new Flow(pr.src(), pr.dst(), pr.gbps()));
         }
+        collective = p.kind() == TrafficPattern.Kind.ALL_TO_ALL ? new TrafficAllToAll(twin, hosts, params,
+                Spec.of(Op.WRITE, messageSize), routes) : null;
         running = true;
         startedAt = nanos;
         events.clear();
-        event(String.format(Locale.ROOT, "started %s: %,d flows", p.label(), flows.size()));
+        event(String.format(Locale.ROOT, "started %s: %,d flows", p.label(),
+                collective != null ? collective.pairs() : flows.size()));
         planVersion = -1;
         replan();
         return status();
@@ -178,6 +184,9 @@ public final class TrafficEngine implements AutoCloseable {
         double dt = ns / 1e9;
         int n = slots.length;
         Arrays.fill(deltas, 0, n * Twin.TRAFFIC_FIELDS, 0);
+        if (collective != null) {
+            collective.step(dt, deltas);
+        }
         for (Flow f : flows) {
             if (!f.routed || f.mps <= 0) {
                 continue;
@@ -301,7 +310,14 @@ public final class TrafficEngine implements AutoCloseable {
         planVersion = version;
         Map<Port, Integer> compact = new HashMap<>();
         List<Port> ports = new ArrayList<>();
-        planFlows(compact, ports, first);
+        if (collective != null) {
+            collective.plan(compact, ports);
+            event(String.format(Locale.ROOT, "%s all-to-all: %,d pairs routed, %,d without a path",
+                    first ? "planned" : "routes changed: re-planned", collective.pairs() - collective.unrouted(),
+                    collective.unrouted()));
+        } else {
+            planFlows(compact, ports, first);
+        }
         int n = ports.size();
         slots = new int[n];
         slotPorts = ports.toArray(new Port[0]);
@@ -465,6 +481,12 @@ public final class TrafficEngine implements AutoCloseable {
                 unrouted++;
             }
         }
+        TrafficStatus.Collective c = null;
+        if (collective != null) {
+            c = collective.status();
+            total = c.aggregateGbps();
+            unrouted = (int) Math.min(Integer.MAX_VALUE, c.unroutedPairs());
+        }
         List<TrafficStatus.PortWait> waits = new ArrayList<>();
         for (int i = 0; i < waitTicks.length; i++) {
             if (waitTicks[i] > 0) {
@@ -472,7 +494,7 @@ public final class TrafficEngine implements AutoCloseable {
             }
         }
         return new TrafficStatus(pattern == null ? "" : pattern.label(), running, nanos / 1e9,
-                (nanos - startedAt) / 1e9, size, fs, total, unrouted, waits, List.copyOf(events));
+                (nanos - startedAt) / 1e9, size, fs, c, total, unrouted, waits, List.copyOf(events));
     }
 
     /** The ports the current flows cross, for a summary's busiest ports. */

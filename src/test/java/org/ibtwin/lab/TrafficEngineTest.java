@@ -126,6 +126,38 @@ class TrafficEngineTest {
     }
 
     @Test
+    void allToAllIsOneCollectiveEveryPairAtOneRate() {
+        Map<Port, long[]> before = read();
+        engine.start(TrafficPattern.parse(List.of("all-to-all")), 65536);
+        engine.advance(2);
+        Map<Port, long[]> after = read();
+        TrafficStatus.Collective c = engine.status().collective();
+        assertThat(c.pairs()).isEqualTo(16 * 15);
+        assertThat(c.unroutedPairs()).isZero();
+        assertThat(c.messagesPerPair()).isPositive();
+        // 15 streams out of each host, 15 in: data one way, ACKs the other
+        Spec s = Spec.of(Op.WRITE, 65536);
+        long words = c.messagesPerPair() * 15 * (DataCounters.dataWords(s) + DataCounters.reverseWords(s));
+        long switchIn = 0;
+        long switchOut = 0;
+        for (Map.Entry<Port, long[]> e : after.entrySet()) {
+            long x = e.getValue()[0] - before.get(e.getKey())[0];
+            long r = e.getValue()[1] - before.get(e.getKey())[1];
+            if (e.getKey().node().isSwitch()) {
+                switchIn += r;
+                switchOut += x;
+            } else {
+                assertThat(x).as("%s PortXmitData", e.getKey()).isEqualTo(words);
+                assertThat(r).as("%s PortRcvData", e.getKey()).isEqualTo(words);
+            }
+        }
+        assertThat(switchOut).isEqualTo(switchIn).isPositive();
+        // a host link carries 15 pairs each way; the busiest link, whichever it is, bounds every pair
+        assertThat(c.perPairGbps() * 15).isPositive().isLessThan(200.0);
+        assertThat(c.bottleneck()).startsWith("limited by link ").contains("pairs");
+    }
+
+    @Test
     void incastWaitsAtTheSinksLeafPortAlone() {
         Map<Port, long[]> before = read();
         engine.start(TrafficPattern.parse(List.of("incast", "8")), 65536);
