@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.ibtwin.model.Mtu;
+import org.ibtwin.model.Node;
 import org.ibtwin.model.Port;
 import org.ibtwin.perf.DataCounters;
 import org.ibtwin.perf.FairShare;
@@ -76,17 +77,53 @@ final class TrafficAllToAll {
     void plan(Map<Port, Integer> compact, List<Port> ports) {
         Map<Hop, long[]> load = new java.util.HashMap<>();
         List<Port> active = new ArrayList<>(hosts.size());
+        Map<Node, Long> base = new IdentityHashMap<>();
         for (Port h : hosts) {
-            if (twin.isActive(h)) {
+            if (twin.isActive(h) && h.remote() != null && h.link().isUp() && h.remote().node().isSwitch()) {
                 active.add(h);
+                base.merge(h.remote().node(), 1L, Long::sum);
             }
         }
-        long lost = 0;
+        Map<Node, long[]> dead = new IdentityHashMap<>();   // destinations a switch's hosts cannot reach
+        Map<Port, Boolean> deadSelf = new IdentityHashMap<>();
         for (Port dst : active) {
-            lost += routes.fanIn(active, dst, (hop, n) -> load.computeIfAbsent(hop, k -> new long[1])[0] += n);
+            Node leaf = dst.remote().node();
+            Map<Node, Long> arriving = new IdentityHashMap<>(base);
+            long here = arriving.get(leaf) - 1;
+            if (here == 0) {
+                arriving.remove(leaf);
+            } else {
+                arriving.put(leaf, here);
+            }
+            routes.fanIn(arriving, dst, new LftRoutes.FanIn() {
+                @Override
+                public void add(Hop hop, long paths) {
+                    load.computeIfAbsent(hop, k -> new long[1])[0] += paths;
+                }
+
+                @Override
+                public void lost(Node sw, long paths) {
+                    if (base.containsKey(sw)) {
+                        dead.computeIfAbsent(sw, k -> new long[1])[0]++;
+                        if (sw == leaf) {
+                            deadSelf.put(dst, true);
+                        }
+                    }
+                }
+            });
+        }
+        long routed = 0;
+        for (Port h : active) {
+            Node leaf = h.remote().node();
+            long d = dead.containsKey(leaf) ? dead.get(leaf)[0] : 0;
+            long from = active.size() - 1 - d + (deadSelf.containsKey(h) ? 1 : 0);
+            if (from > 0) {
+                load.computeIfAbsent(new Hop(h, h.remote()), k -> new long[1])[0] += from;
+                routed += from;
+            }
         }
         pairs = pairs();
-        unrouted = pairs - ((long) active.size() * (active.size() - 1) - lost);
+        unrouted = pairs - routed;
         // one flow: the collective, its weight on each link the pairs crossing it x wire bytes per payload byte
         double perPayload = (double) (Headers.dataBytes(spec.op(), spec.transport(), spec.size(), spec.mtu(),
                 spec.grh()) + Headers.reverseBytes(spec.op(), spec.transport(), spec.size(), spec.mtu(), spec.grh()))

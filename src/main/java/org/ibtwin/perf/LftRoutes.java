@@ -59,117 +59,107 @@ public final class LftRoutes implements Routes {
         return null;
     }
 
-    /** Receives the directed links paths cross, with how many paths cross each. */
-    @FunctionalInterface
-    public interface HopCount {
+    /** Receives the directed links paths toward one destination cross, and the paths that have no way there. */
+    public interface FanIn {
+        /** {@code paths} paths cross the directed link {@code hop}. */
         void add(Hop hop, long paths);
+
+        /** The {@code paths} paths that enter switch {@code sw} have no way on to the destination. */
+        void lost(Node sw, long paths);
     }
 
     /**
-     * The paths from many sources to one destination at once, as the tables route them: {@code out} gets every
-     * directed link they cross with the number of them crossing it (once per link), each switch's decision asked
-     * once. The paths toward one destination form a tree, so they are pushed down it in order: a switch passes on
-     * everything that reached it once every switch sending to it has. Sources equal to {@code dst} are skipped.
-     *
-     * @return how many sources have no path (a down link, an unprogrammed entry, a loop)
+     * The paths from many sources to one destination at once, as the tables route them, for sources that have taken
+     * their first link already: {@code arriving} says how many paths enter each switch from the sources. The paths
+     * toward one destination form a tree, so each switch's decision is asked once and the paths are pushed down the
+     * tree in order (a switch passes on what reached it once every switch sending to it has): {@code out} gets every
+     * directed link they cross with the number crossing it. A switch from which the tables lead nowhere (a down link,
+     * an unprogrammed entry, a CA that is not {@code dst}, a loop) passes nothing on: the paths entering it are
+     * reported lost there, and the paths entering switches that lead to it are lost at those.
      */
-    public long fanIn(List<Port> sources, Port dst, HopCount out) {
-        Map<Node, long[]> arriving = new IdentityHashMap<>();
+    public void fanIn(Map<Node, Long> arriving, Port dst, FanIn out) {
         Map<Node, Hop> next = new IdentityHashMap<>();
-        Map<Node, int[]> senders = new IdentityHashMap<>();
-        long lost = 0;
-        ArrayDeque<Node> todo = new ArrayDeque<>();
-        Map<Hop, long[]> firstHops = new java.util.LinkedHashMap<>();
-        for (Port s : sources) {
-            if (s == dst) {
-                continue;
-            }
-            Port r = s.remote();
-            if (r == null || !s.link().isUp()) {
-                lost++;
-                continue;
-            }
-            firstHops.computeIfAbsent(new Hop(s, r), k -> new long[1])[0]++;
-            if (r == dst) {
-                continue;
-            }
-            if (!r.node().isSwitch()) {
-                lost++;
-                continue;
-            }
-            long[] a = arriving.get(r.node());
-            if (a == null) {
-                arriving.put(r.node(), new long[] {1});
-                todo.add(r.node());
-            } else {
-                a[0]++;
-            }
+        ArrayDeque<Node> todo = new ArrayDeque<>(arriving.keySet());
+        List<Node> reached = new ArrayList<>(arriving.keySet());
+        for (Node n : arriving.keySet()) {
+            next.put(n, null);
         }
-        for (Map.Entry<Hop, long[]> e : firstHops.entrySet()) {
-            out.add(e.getKey(), e.getValue()[0]);
-        }
-        // every switch the paths reach, its next hop, and how many reached switches send to it
-        List<Node> reached = new ArrayList<>(todo);
         while (!todo.isEmpty()) {
             Node n = todo.poll();
             Hop h = step(n, dst);
             next.put(n, h);
-            senders.putIfAbsent(n, new int[1]);
-            if (h != null && h.to() != dst && h.to().node().isSwitch()) {
-                Node m = h.to().node();
-                int[] k = senders.get(m);
-                if (k == null) {
-                    senders.put(m, new int[] {1});
-                    arriving.putIfAbsent(m, new long[1]);
-                    if (!next.containsKey(m)) {
-                        todo.add(m);
-                        reached.add(m);
-                    }
-                } else {
-                    k[0]++;
-                }
+            if (h != null && h.to() != dst && h.to().node().isSwitch() && !next.containsKey(h.to().node())) {
+                next.put(h.to().node(), null);
+                todo.add(h.to().node());
+                reached.add(h.to().node());
             }
         }
+        // which switches lead to dst: walk each one's way, at most MAX_HOPS
+        Map<Node, Boolean> reaches = new IdentityHashMap<>();
+        List<Node> way = new ArrayList<>();
         for (Node n : reached) {
+            way.clear();
+            Node at = n;
+            Boolean ok = null;
+            while (ok == null) {
+                Boolean known = reaches.get(at);
+                if (known != null) {
+                    ok = known;
+                    break;
+                }
+                way.add(at);
+                Hop h = next.get(at);
+                if (h == null || way.size() > MAX_HOPS) {
+                    ok = false;
+                } else if (h.to() == dst) {
+                    ok = true;
+                } else if (!h.to().node().isSwitch() || !next.containsKey(h.to().node())) {
+                    ok = false;
+                } else {
+                    at = h.to().node();
+                }
+            }
+            for (Node w : way) {
+                reaches.put(w, ok);
+            }
+        }
+        Map<Node, long[]> count = new IdentityHashMap<>();
+        Map<Node, int[]> senders = new IdentityHashMap<>();
+        for (Node n : reached) {
+            long a = arriving.getOrDefault(n, 0L);
+            if (!reaches.get(n)) {
+                if (a > 0) {
+                    out.lost(n, a);
+                }
+                continue;
+            }
+            count.put(n, new long[] {a});
+            senders.putIfAbsent(n, new int[1]);
+            Hop h = next.get(n);
+            if (h.to() != dst) {
+                senders.computeIfAbsent(h.to().node(), k -> new int[1])[0]++;
+            }
+        }
+        for (Node n : count.keySet()) {
             if (senders.get(n)[0] == 0) {
                 todo.add(n);
             }
         }
-        int done = 0;
         while (!todo.isEmpty()) {
             Node n = todo.poll();
-            done++;
-            long c = arriving.get(n)[0];
+            long c = count.get(n)[0];
             Hop h = next.get(n);
-            if (h == null) {
-                lost += c;
-                continue;
-            }
             if (c > 0) {
                 out.add(h, c);
             }
-            Port to = h.to();
-            if (to == dst) {
-                continue;
-            }
-            if (!to.node().isSwitch()) {
-                lost += c;
-                continue;
-            }
-            Node m = to.node();
-            arriving.get(m)[0] += c;
-            if (--senders.get(m)[0] == 0) {
-                todo.add(m);
-            }
-        }
-        if (done < reached.size()) {
-            for (Node n : reached) {
-                if (senders.get(n)[0] > 0) {
-                    lost += arriving.get(n)[0];   // a loop: what reached it never arrives
+            if (h.to() != dst) {
+                Node m = h.to().node();
+                count.get(m)[0] += c;
+                if (--senders.get(m)[0] == 0) {
+                    todo.add(m);
                 }
             }
         }
-        return lost;
     }
 
     /** Switch {@code n}'s next hop toward {@code dst}, or null for none. */
