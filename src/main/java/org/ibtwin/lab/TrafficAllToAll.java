@@ -75,7 +75,9 @@ final class TrafficAllToAll {
 
     /** Routes every pair (a destination at a time) and solves the collective's rate; fills the compact ports. */
     void plan(Map<Port, Integer> compact, List<Port> ports) {
-        Map<Hop, long[]> load = new java.util.HashMap<>();
+        // the paths crossing each directed link, keyed by the port it leaves (one link a port)
+        Map<Port, long[]> load = new IdentityHashMap<>();
+        Map<Port, Hop> hopOf = new IdentityHashMap<>();
         List<Port> active = new ArrayList<>(hosts.size());
         Map<Node, Long> base = new IdentityHashMap<>();
         for (Port h : hosts) {
@@ -86,31 +88,41 @@ final class TrafficAllToAll {
         }
         Map<Node, long[]> dead = new IdentityHashMap<>();   // destinations a switch's hosts cannot reach
         Map<Port, Boolean> deadSelf = new IdentityHashMap<>();
-        for (Port dst : active) {
-            Node leaf = dst.remote().node();
-            Map<Node, Long> arriving = new IdentityHashMap<>(base);
-            long here = arriving.get(leaf) - 1;
-            if (here == 0) {
-                arriving.remove(leaf);
-            } else {
-                arriving.put(leaf, here);
-            }
-            routes.fanIn(arriving, dst, new LftRoutes.FanIn() {
-                @Override
-                public void add(Hop hop, long paths) {
-                    load.computeIfAbsent(hop, k -> new long[1])[0] += paths;
+        Port[] current = new Port[1];
+        LftRoutes.FanIn sink = new LftRoutes.FanIn() {
+            @Override
+            public void add(Hop hop, long paths) {
+                long[] l = load.get(hop.from());
+                if (l == null) {
+                    load.put(hop.from(), new long[] {paths});
+                    hopOf.put(hop.from(), hop);
+                } else {
+                    l[0] += paths;
                 }
+            }
 
-                @Override
-                public void lost(Node sw, long paths) {
-                    if (base.containsKey(sw)) {
-                        dead.computeIfAbsent(sw, k -> new long[1])[0]++;
-                        if (sw == leaf) {
-                            deadSelf.put(dst, true);
-                        }
+            @Override
+            public void lost(Node sw, long paths) {
+                if (base.containsKey(sw)) {
+                    dead.computeIfAbsent(sw, k -> new long[1])[0]++;
+                    if (sw == current[0].remote().node()) {
+                        deadSelf.put(current[0], true);
                     }
                 }
-            });
+            }
+        };
+        for (Port dst : active) {
+            Node leaf = dst.remote().node();
+            long here = base.get(leaf);
+            // the destination sends nothing to itself: one path fewer enters its own leaf
+            if (here == 1) {
+                base.remove(leaf);
+            } else {
+                base.put(leaf, here - 1);
+            }
+            current[0] = dst;
+            routes.fanIn(base, dst, sink);
+            base.put(leaf, here);
         }
         long routed = 0;
         for (Port h : active) {
@@ -118,7 +130,7 @@ final class TrafficAllToAll {
             long d = dead.containsKey(leaf) ? dead.get(leaf)[0] : 0;
             long from = active.size() - 1 - d + (deadSelf.containsKey(h) ? 1 : 0);
             if (from > 0) {
-                load.computeIfAbsent(new Hop(h, h.remote()), k -> new long[1])[0] += from;
+                sink.add(new Hop(h, h.remote()), from);
                 routed += from;
             }
         }
@@ -128,7 +140,7 @@ final class TrafficAllToAll {
         double perPayload = (double) (Headers.dataBytes(spec.op(), spec.transport(), spec.size(), spec.mtu(),
                 spec.grh()) + Headers.reverseBytes(spec.op(), spec.transport(), spec.size(), spec.mtu(), spec.grh()))
                 / spec.payload();
-        List<Hop> hops = new ArrayList<>(load.keySet());
+        List<Hop> hops = new ArrayList<>(hopOf.values());
         double[] capacity = new double[hops.size()];
         int[] res = new int[hops.size()];
         double[] weight = new double[hops.size()];
@@ -136,7 +148,7 @@ final class TrafficAllToAll {
         Map<Port, long[]> in = new IdentityHashMap<>();
         for (int i = 0; i < hops.size(); i++) {
             Hop h = hops.get(i);
-            long n = load.get(h)[0];
+            long n = load.get(h.from())[0];
             capacity[i] = LinkRates.dataGbps(h.link()) * params.linkEfficiency();
             res[i] = i;
             weight[i] = n * perPayload;
@@ -152,7 +164,7 @@ final class TrafficAllToAll {
             perPairGbps = r.rates()[0];
             Hop b = hops.get(r.bottleneck()[0]);
             bottleneck = String.format(Locale.ROOT, "limited by link %s at %s, crossed by %,d pairs (≈ %.2f Gb/s "
-                    + "of payload a pair)", Names.link(b.link()), LinkRates.label(b.link()), load.get(b)[0],
+                    + "of payload a pair)", Names.link(b.link()), LinkRates.label(b.link()), load.get(b.from())[0],
                     perPairGbps);
         }
         mps = perPairGbps * 1e9 / 8 / spec.payload();

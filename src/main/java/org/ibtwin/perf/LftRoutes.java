@@ -78,87 +78,97 @@ public final class LftRoutes implements Routes {
      * reported lost there, and the paths entering switches that lead to it are lost at those.
      */
     public void fanIn(Map<Node, Long> arriving, Port dst, FanIn out) {
-        Map<Node, Hop> next = new IdentityHashMap<>();
-        ArrayDeque<Node> todo = new ArrayDeque<>(arriving.keySet());
-        List<Node> reached = new ArrayList<>(arriving.keySet());
-        for (Node n : arriving.keySet()) {
-            next.put(n, null);
+        Map<Node, Fan> at = new IdentityHashMap<>(arriving.size() * 4);
+        ArrayDeque<Fan> todo = new ArrayDeque<>();
+        List<Fan> reached = new ArrayList<>();
+        for (Map.Entry<Node, Long> e : arriving.entrySet()) {
+            Fan f = new Fan(e.getKey());
+            f.count = e.getValue();
+            at.put(e.getKey(), f);
+            todo.add(f);
+            reached.add(f);
         }
         while (!todo.isEmpty()) {
-            Node n = todo.poll();
-            Hop h = step(n, dst);
-            next.put(n, h);
-            if (h != null && h.to() != dst && h.to().node().isSwitch() && !next.containsKey(h.to().node())) {
-                next.put(h.to().node(), null);
-                todo.add(h.to().node());
-                reached.add(h.to().node());
+            Fan f = todo.poll();
+            f.hop = step(f.node, dst);
+            if (f.hop != null && f.hop.to() != dst && f.hop.to().node().isSwitch()) {
+                Node m = f.hop.to().node();
+                Fan g = at.get(m);
+                if (g == null) {
+                    g = new Fan(m);
+                    at.put(m, g);
+                    todo.add(g);
+                    reached.add(g);
+                }
+                f.next = g;
             }
         }
-        // which switches lead to dst: walk each one's way, at most MAX_HOPS
-        Map<Node, Boolean> reaches = new IdentityHashMap<>();
-        List<Node> way = new ArrayList<>();
-        for (Node n : reached) {
+        // which switches lead to dst: walk each one's way (at most MAX_HOPS), marking what it passes
+        List<Fan> way = new ArrayList<>();
+        for (Fan f : reached) {
             way.clear();
-            Node at = n;
-            Boolean ok = null;
-            while (ok == null) {
-                Boolean known = reaches.get(at);
-                if (known != null) {
-                    ok = known;
+            Fan w = f;
+            int ok = 0;
+            while (ok == 0) {
+                if (w.reaches != 0) {
+                    ok = w.reaches;
                     break;
                 }
-                way.add(at);
-                Hop h = next.get(at);
-                if (h == null || way.size() > MAX_HOPS) {
-                    ok = false;
-                } else if (h.to() == dst) {
-                    ok = true;
-                } else if (!h.to().node().isSwitch() || !next.containsKey(h.to().node())) {
-                    ok = false;
+                way.add(w);
+                if (w.hop == null || way.size() > MAX_HOPS) {
+                    ok = -1;
+                } else if (w.hop.to() == dst) {
+                    ok = 1;
+                } else if (w.next == null) {
+                    ok = -1;
                 } else {
-                    at = h.to().node();
+                    w = w.next;
                 }
             }
-            for (Node w : way) {
-                reaches.put(w, ok);
+            for (Fan x : way) {
+                x.reaches = ok;
             }
         }
-        Map<Node, long[]> count = new IdentityHashMap<>();
-        Map<Node, int[]> senders = new IdentityHashMap<>();
-        for (Node n : reached) {
-            long a = arriving.getOrDefault(n, 0L);
-            if (!reaches.get(n)) {
-                if (a > 0) {
-                    out.lost(n, a);
+        for (Fan f : reached) {
+            if (f.reaches < 0) {
+                if (f.count > 0) {
+                    out.lost(f.node, f.count);
                 }
-                continue;
-            }
-            count.put(n, new long[] {a});
-            senders.putIfAbsent(n, new int[1]);
-            Hop h = next.get(n);
-            if (h.to() != dst) {
-                senders.computeIfAbsent(h.to().node(), k -> new int[1])[0]++;
+            } else if (f.next != null) {
+                f.next.senders++;
             }
         }
-        for (Node n : count.keySet()) {
-            if (senders.get(n)[0] == 0) {
-                todo.add(n);
+        for (Fan f : reached) {
+            if (f.reaches > 0 && f.senders == 0) {
+                todo.add(f);
             }
         }
         while (!todo.isEmpty()) {
-            Node n = todo.poll();
-            long c = count.get(n)[0];
-            Hop h = next.get(n);
-            if (c > 0) {
-                out.add(h, c);
+            Fan f = todo.poll();
+            if (f.count > 0) {
+                out.add(f.hop, f.count);
             }
-            if (h.to() != dst) {
-                Node m = h.to().node();
-                count.get(m)[0] += c;
-                if (--senders.get(m)[0] == 0) {
-                    todo.add(m);
+            Fan g = f.next;
+            if (g != null) {
+                g.count += f.count;
+                if (--g.senders == 0) {
+                    todo.add(g);
                 }
             }
+        }
+    }
+
+    /** A switch on the paths toward one destination. */
+    private static final class Fan {
+        final Node node;
+        long count;
+        Hop hop;
+        Fan next;
+        int senders;
+        int reaches;   // 1 leads to the destination, -1 does not, 0 not known yet
+
+        Fan(Node node) {
+            this.node = node;
         }
     }
 
