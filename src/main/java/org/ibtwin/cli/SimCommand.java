@@ -36,7 +36,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "IBSIM_SERVER_PORT=<port>;",
             "with --local, LD_PRELOAD=libumad2sim.so alone (and IBSIM_SOCKNAME=<name> for a name other than sim).", "",
             "Console: ibsim's Link, Unlink, ReLink, Error, PerformanceSet, Route, Dump, Attached, X, Wait, Help, Quit,",
-            "and flap, cable, down, up, reboot, ethernet, infiniband, kill-sm, clients, counters, traps, source",
+            "and flap, cable, down, up, reboot, ethernet, infiniband, kill-sm, clients, counters, traps, source,",
+            "traffic start|stop|status|run",
             "(Help lists them with their arguments)."})
 public final class SimCommand implements Callable<Integer> {
     @Spec

@@ -206,6 +206,25 @@ class TrafficEngineTest {
     }
 
     @Test
+    void theConsoleRunsTrafficThroughItsCommandHook() {
+        java.io.StringWriter text = new java.io.StringWriter();
+        org.ibtwin.sim.Console console = new org.ibtwin.sim.Console(twin, null, new java.io.PrintWriter(text, true));
+        console.register("traffic", new TrafficConsole(engine));
+        console.execute("help");
+        assertThat(text.toString()).contains("traffic start PATTERN");
+        text.getBuffer().setLength(0);
+        console.execute("Traffic start permutation 7 --seconds 2");
+        assertThat(text.toString()).startsWith("traffic: permutation 7 stopped, 16 flows (0 without a path)")
+                .contains("t=2.000 s simulated");
+        assertThatThrownBy(() -> console.execute("traffic start shift --speed fast"))
+                .isInstanceOf(org.ibtwin.sim.Console.CommandException.class).hasMessageContaining("--speed");
+        assertThatThrownBy(() -> console.execute("traffic sideways"))
+                .hasMessageContaining("unknown traffic command \"sideways\"");
+        assertThatThrownBy(() -> console.register("TRAFFIC", new TrafficConsole(engine)))
+                .hasMessageContaining("registered already");
+    }
+
+    @Test
     void aTrafficFileNamesItsBadLine(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("flows.txt");
         Files.writeString(f, "# flows\nnode001 node002 25\nnode003 nobody\n");
