@@ -84,14 +84,17 @@ public final class BenchTrafficCommand implements Callable<Integer> {
                 return 1;
             }
             long h0 = usedHeap();
+            long c0 = cpuNanos();
             long t0 = System.nanoTime();
             TrafficStatus st = engine.start(p, TrafficEngine.DEFAULT_SIZE);
             long t1 = System.nanoTime();
+            long c1 = cpuNanos();
             long h1 = usedHeap();
             int ports = engine.ports().size();
-            out.printf(Locale.ROOT, "plan %s: %.2f s (%,d flows routed over the LFTs and solved; %,d without a path),"
-                            + " %,d ports touched, %.1f Gb/s aggregate; heap of the plan %.1f MiB%n", p.label(),
-                    (t1 - t0) / 1e9, st.collective() != null ? st.collective().pairs() : st.flows().size(),
+            out.printf(Locale.ROOT, "plan %s: %.2f s, %s (%,d flows routed over the LFTs and solved; %,d without a "
+                            + "path), %,d ports touched, %.1f Gb/s aggregate; heap of the plan %.1f MiB%n", p.label(),
+                    (t1 - t0) / 1e9, c0 < 0 ? "CPU unknown" : String.format(Locale.ROOT, "%.2f s of process CPU",
+                            (c1 - c0) / 1e9), st.collective() != null ? st.collective().pairs() : st.flows().size(),
                     st.unrouted(), ports, st.aggregateGbps(), (h1 - h0) / 1048576.0);
             out.flush();
             for (int i = 0; i < Math.min(200, steps); i++) {
@@ -122,6 +125,15 @@ public final class BenchTrafficCommand implements Callable<Integer> {
             sm.detach();
             return 0;
         }
+    }
+
+    /** The JVM's CPU time so far (every thread), -1 when the platform does not say. */
+    private static long cpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 
     private static String fmt(double d) {
