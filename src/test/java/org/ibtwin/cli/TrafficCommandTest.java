@@ -26,6 +26,19 @@ class TrafficCommandTest {
     }
 
     @Test
+    void aDdrInterSwitchLinkWaitsAtThePortSendingOntoIt() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        // node007 -> node037 crosses spine01/17 -> leaf02/33, the default fabric's DDR link
+        int code = Cli.execute(out, err, "traffic", "pair", "node007", "node037", "--speed", "0", "--seconds", "1",
+                "--top", "0");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("limited by link leaf02/33 <-> spine01/17 at 4xDDR")
+                .containsPattern("waits: spine01/17, PortXmitWait \\+9\\d\\d,\\d{3} a second")
+                .containsOnlyOnce("waits:");
+    }
+
+    @Test
     void jsonCarriesTheFlows() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
