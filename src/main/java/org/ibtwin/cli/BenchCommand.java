@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
         subcommands = {BenchTopoCommand.class, BenchMadCommand.class, BenchIbsimCommand.class,
             BenchPerfCommand.class, BenchDoctorCommand.class, BenchReadersCommand.class, BenchSmCommand.class,
-            BenchOpensmCommand.class, BenchIbnetdiscoverCommand.class, BenchNcclCommand.class})
+            BenchOpensmCommand.class, BenchIbnetdiscoverCommand.class, BenchNcclCommand.class,
+            BenchTrafficCommand.class})
 public final class BenchCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
+import org.ibtwin.lab.TrafficConsole;
+import org.ibtwin.lab.TrafficEngine;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.sim.Console;
 import org.ibtwin.sim.IbsimServer;
@@ -34,7 +36,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "IBSIM_SERVER_PORT=<port>;",
             "with --local, LD_PRELOAD=libumad2sim.so alone (and IBSIM_SOCKNAME=<name> for a name other than sim).", "",
             "Console: ibsim's Link, Unlink, ReLink, Error, PerformanceSet, Route, Dump, Attached, X, Wait, Help, Quit,",
-            "and flap, cable, down, up, reboot, ethernet, infiniband, kill-sm, clients, counters, traps, source",
+            "and flap, cable, down, up, reboot, ethernet, infiniband, kill-sm, clients, counters, traps, source,",
+            "traffic start|stop|status|run",
             "(Help lists them with their arguments)."})
 public final class SimCommand implements Callable<Integer> {
     @Spec
@@ -77,7 +80,8 @@ public final class SimCommand implements Callable<Integer> {
         Twin twin = Twin.of(f);
         TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
         TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
-        try (timer; IbsimServer server = new IbsimServer(warm.attachPoint())) {
+        try (timer; IbsimServer server = new IbsimServer(warm.attachPoint());
+                TrafficEngine traffic = new TrafficEngine(twin)) {
             Duration budget = Duration.ofMillis(Math.round(warmup * 1000));
             TwinWarmup.Result w;
             String where;
@@ -96,6 +100,7 @@ public final class SimCommand implements Callable<Integer> {
             out.println("Network simulator ready.");
             out.flush();
             Console console = new Console(twin, server, out);
+            console.register("traffic", new TrafficConsole(traffic));
             if (script != null) {
                 try {
                     if (!console.runScript(script)) {

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.ibtwin.format.FabricFiles;
+import org.ibtwin.lab.TrafficConsole;
+import org.ibtwin.lab.TrafficEngine;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
 import org.ibtwin.sim.Attachment;
@@ -237,7 +239,8 @@ public final class UpCommand implements Callable<Integer> {
         Thread sweeper = new Thread(() -> manager.run(stop), "ibtwin-sm");
         sweeper.setDaemon(true);
         TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
-        try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
+        try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0));
+                TrafficEngine traffic = new TrafficEngine(twin)) {
             SimCommand.startEndpoint(server, local, port);
             String name = server.basename();
             out.printf("ibsim endpoint on %s; the SM sweeps every %d s and on traps%n", name != null
@@ -258,6 +261,7 @@ public final class UpCommand implements Callable<Integer> {
             }
             try {
                 Console console = new Console(twin, server, out);
+                console.register("traffic", new TrafficConsole(traffic));
                 if (script != null) {
                     try {
                         if (!console.runScript(script)) {

@@ -105,6 +105,17 @@ public final class Traffic {
 
     /** Shares the links and slots among the demands, max-min fairly. */
     public static List<Outcome> solve(PerfParams p, List<Demand> demands) {
+        return solve(p, demands, null);
+    }
+
+    /**
+     * As {@link #solve(PerfParams, List)}, with a rate of its own for each demand: {@code rateGbps[i]} caps demand
+     * {@code i}'s payload Gb/s (a traffic file's rate; infinite or NaN: none). Null: no such caps.
+     */
+    public static List<Outcome> solve(PerfParams p, List<Demand> demands, double[] rateGbps) {
+        if (rateGbps != null && rateGbps.length != demands.size()) {
+            throw new IllegalArgumentException("one rate per demand");
+        }
         Resources res = new Resources();
         List<FairShare.Flow> flows = new ArrayList<>(demands.size());
         List<Cap> caps = new ArrayList<>(demands.size());
@@ -123,6 +134,10 @@ public final class Traffic {
                 i++;
             }
             Cap cap = cap(p, d);
+            if (rateGbps != null && rateGbps[caps.size()] < cap.gbps) {
+                cap = new Cap(rateGbps[caps.size()], new Bottleneck(Bottleneck.Kind.MESSAGE_RATE, String.format(
+                        Locale.ROOT, "limited by its own rate (%.1f Gb/s)", rateGbps[caps.size()])));
+            }
             caps.add(cap);
             flows.add(new FairShare.Flow(cap.gbps, r, w));
         }

@@ -69,9 +69,26 @@ public final class Console {
         }
     }
 
+    /**
+     * A console command from above the twin (the traffic engine, an SM), registered by whoever assembles the fabric:
+     * the twin's package cannot know them.
+     */
+    public interface Command {
+        /**
+         * Runs the command with its words (quotes removed, a {@code [n]} suffix kept as written).
+         *
+         * @throws IllegalArgumentException for a bad line: printed as one line, nothing changed
+         */
+        void run(List<String> args, PrintWriter out);
+
+        /** The command's lines for Help: {@code "  traffic start PATTERN   ..."}. */
+        List<String> help();
+    }
+
     private final Twin twin;
     private final IbsimServer server;
     private final PrintWriter out;
+    private final java.util.Map<String, Command> commands = new java.util.LinkedHashMap<>();
     private Path base = Path.of("");
     private int depth;
 
@@ -84,6 +101,15 @@ public final class Console {
         this.twin = Objects.requireNonNull(twin, "twin");
         this.server = server;
         this.out = Objects.requireNonNull(out, "out");
+    }
+
+    /** Adds a command (its name in any case); a name the console has already is refused. */
+    public void register(String name, Command command) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (commands.containsKey(key)) {
+            throw new IllegalArgumentException("console command \"" + name + "\" is registered already");
+        }
+        commands.put(key, Objects.requireNonNull(command, "command"));
     }
 
     // =====================================================================================================
@@ -203,8 +229,18 @@ public final class Console {
                     expect(args, 1, 1, "source <file>");
                     return runScript(Path.of(args.getFirst().text()));
                 }
-                default -> throw new CommandException("unknown command \"" + words.getFirst().text()
-                        + "\" (Help lists the commands)");
+                default -> {
+                    Command c = commands.get(cmd);
+                    if (c == null) {
+                        throw new CommandException("unknown command \"" + words.getFirst().text()
+                                + "\" (Help lists the commands)");
+                    }
+                    List<String> texts = new ArrayList<>(args.size());
+                    for (Word w : args) {
+                        texts.add(w.port() == null ? w.text() : w.text() + "[" + w.port() + "]");
+                    }
+                    c.run(texts, out);
+                }
             }
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new CommandException(e.getMessage());
@@ -346,6 +382,11 @@ public final class Console {
         out.println("  counters <node> <port>              the port's PortCounters, as perfquery prints them");
         out.println("  traps                               traps sent and not yet repressed");
         out.println("  source <file> | !<file>             run commands from a file");
+        for (Command c : commands.values()) {
+            for (String l : c.help()) {
+                out.println(l);
+            }
+        }
         out.println("  # ...                               a comment");
         out.println("  Help | ?");
         out.println("  Quit");

@@ -396,6 +396,9 @@ final class Sma {
             t.linkLost(g, t.remote[g], false, g);
             t.train(g, g);
         } else if (newState == Twin.ARMED || newState == Twin.ACTIVE) {
+            if (t.state[g] != newState) {
+                t.forwardingVersion++;
+            }
             t.state[g] = (byte) newState;
         }
         if (newPhys == Twin.DISABLED && t.phys[g] != Twin.DISABLED) {
@@ -602,7 +605,10 @@ final class Sma {
                 t.lft[s] = bigger;
                 table = bigger;
             }
-            System.arraycopy(w, D, table, base, 64);
+            if (!Arrays.equals(w, D, D + 64, table, base, base + 64)) {
+                System.arraycopy(w, D, table, base, 64);
+                t.forwardingVersion++;
+            }
             return MadStatus.OK;
         }
         if (table.length >= base + 64) {

@@ -204,6 +204,10 @@ public final class Twin {
     final DropRules dropRules = new DropRules();
     /** The clock traps are resent by (System.nanoTime, or a test's). */
     LongSupplier clock = System::nanoTime;
+    /** Moves whenever data could take another way: a port's state or LID, a link, an LFT entry. */
+    long forwardingVersion;
+    /** Node indices by model node, for the data plane's inspection methods. */
+    private final Map<Node, Integer> nodeIndexByNode;
 
     private record Queued(TwinAttachment from, byte[] mad, MadAddress to) {
     }
@@ -276,6 +280,7 @@ public final class Twin {
         for (int i = 0; i < nodeCount; i++) {
             index.put(nodes[i], i);
         }
+        nodeIndexByNode = index;
         for (int i = 0; i < nodeCount; i++) {
             initNode(i);
         }
@@ -772,6 +777,7 @@ public final class Twin {
         }
         lid[g] = newLid;
         lmc[g] = (byte) newLmc;
+        forwardingVersion++;
         mapLid(g, oldLid, oldLmc, newLid, newLmc);
     }
 
@@ -853,6 +859,7 @@ public final class Twin {
             linkLost(g, r, false, quietAt);
             return;
         }
+        forwardingVersion++;
         for (int p : new int[] {g, r}) {
             widthAct[p] = (byte) (w.ordinal() + 1);
             speedAct[p] = (byte) (s.ordinal() + 1);
@@ -877,6 +884,7 @@ public final class Twin {
 
     /** Both ends of a link go Down; each end polls unless disabled. */
     void linkLost(int g, int r, boolean countDowned, int quietAt) {
+        forwardingVersion++;
         for (int p : new int[] {g, r}) {
             if (p < 0) {
                 continue;
@@ -1591,6 +1599,104 @@ public final class Twin {
             throw new IllegalArgumentException("node \"" + name + "\" is not a switch");
         }
         return swIndex[node];
+    }
+
+    // ---- the data plane: what traffic reads and adds
+
+    /**
+     * A count that moves whenever data could take another way (a port's state or LID, a link trained or lost, an
+     * LFT entry written with a new value): a traffic engine re-resolves its routes when it sees it move.
+     */
+    public long forwardingVersion() {
+        return lockedLong(() -> forwardingVersion);
+    }
+
+    /**
+     * Where switch {@code sw} sends packets for CA port {@code dst}, as its LFT holds it now: the egress port number,
+     * or -1 when {@code dst} has no LID, the entry is unprogrammed or names no port, or the egress port is not Active
+     * (data moves only over Active ports). Read under the twin's lock.
+     */
+    public int egressPort(Node sw, Port dst) {
+        lock.lock();
+        try {
+            Integer n = nodeIndexByNode.get(sw);
+            Integer d = nodeIndexByNode.get(dst.node());
+            if (n == null || d == null || !isSwitch(n)) {
+                return -1;
+            }
+            int dlid = lid[portBase[d] + dst.number()];
+            byte[] t = lft[swIndex[n]];
+            if (dlid <= 0 || dlid >= t.length) {
+                return -1;
+            }
+            int out = t[dlid] & 0xff;
+            if (out < 1 || out > numPorts[n]) {
+                return -1;
+            }
+            return state[portBase[n] + out] == ACTIVE ? out : -1;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether a model port's twin is Active (a CA port that can send data). */
+    public boolean isActive(Port p) {
+        lock.lock();
+        try {
+            Integer n = nodeIndexByNode.get(p.node());
+            return n != null && p.number() <= numPorts[n] && state[portBase[n] + p.number()] == ACTIVE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The twin's index of a model port (the slot {@link #addTraffic} takes), or -1 for a port of another fabric. */
+    public int portSlot(Port p) {
+        Integer n = nodeIndexByNode.get(p.node());
+        return n == null || p.number() < 0 || p.number() > numPorts[n] ? -1 : portBase[n] + p.number();
+    }
+
+    /** Values per port in {@link #addTraffic}'s delta array: XmitData, RcvData, XmitPkts, RcvPkts, XmitWait. */
+    public static final int TRAFFIC_FIELDS = 5;
+
+    /**
+     * Adds unicast data traffic to the PMA counters of {@code count} ports at once, under the lock: for port slot
+     * {@code slots[i]}, {@code deltas[i*5 .. i*5+4]} are the 4-octet words sent and received, the packets sent and
+     * received, and the PortXmitWait ticks. PortCounters saturate at their field's width, PortCountersExtended
+     * (data, packets, unicast packets) at 2^64-1. Allocation-free.
+     */
+    public void addTraffic(int[] slots, int count, long[] deltas) {
+        lock.lock();
+        try {
+            for (int i = 0; i < count; i++) {
+                int g = slots[i];
+                int o = i * TRAFFIC_FIELDS;
+                long xd = deltas[o];
+                long rd = deltas[o + 1];
+                long xp = deltas[o + 2];
+                long rp = deltas[o + 3];
+                long xw = deltas[o + 4];
+                if (xd != 0 || xp != 0) {
+                    addPc(g, PortCounter.XMIT_DATA.ordinal(), xd);
+                    addPc(g, PortCounter.XMIT_PKTS.ordinal(), xp);
+                    addPcx(g, ExtCounter.XMIT_DATA.ordinal(), xd);
+                    addPcx(g, ExtCounter.XMIT_PKTS.ordinal(), xp);
+                    addPcx(g, ExtCounter.UNICAST_XMIT_PKTS.ordinal(), xp);
+                }
+                if (rd != 0 || rp != 0) {
+                    addPc(g, PortCounter.RCV_DATA.ordinal(), rd);
+                    addPc(g, PortCounter.RCV_PKTS.ordinal(), rp);
+                    addPcx(g, ExtCounter.RCV_DATA.ordinal(), rd);
+                    addPcx(g, ExtCounter.RCV_PKTS.ordinal(), rp);
+                    addPcx(g, ExtCounter.UNICAST_RCV_PKTS.ordinal(), rp);
+                }
+                if (xw != 0) {
+                    addPc(g, PortCounter.XMIT_WAIT.ordinal(), xw);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** A PortCounters counter of a port, as the PMA reports it. */
