@@ -107,6 +107,17 @@ final class PerfFabric implements AutoCloseable {
         return r != null ? new LftRoutes.Trace(r, null, null) : new LftRoutes.Trace(null, src, "no path");
     }
 
+    /** The routes as the performance model asks for them: {@link #trace}'s route, null where there is none. */
+    org.ibtwin.perf.Routes routes() {
+        return (src, dst) -> trace(src, dst).route();
+    }
+
+    /** How the commands name the fabric: "default (built-in)", the fabric file, or the ibsim's address. */
+    static String name(TransportOptions options) {
+        TransportOptions.Target t = options.target();
+        return t.isInProcess() ? (t.fabric() == null ? "default (built-in)" : t.fabric()) : t.address();
+    }
+
     /** "node001/1 -> leaf01 1/33 -> spine01 17/5 -> leaf03 33/2 -> node017/1": the switch ports a route crosses. */
     static String hops(Route r) {
         StringBuilder sb = new StringBuilder(Names.port(r.src()));
