@@ -29,8 +29,6 @@ import org.ibtwin.transport.MadTransport;
  * <p>What MADs do not carry (PCIe, NUMA, IPoIB mode, cable lengths) the caller adds from a fabric description.
  */
 public final class LiveModel {
-    private static final int CAP_IS_SM = 0x2;
-
     private final MadQuery q;
     private final Fabric fabric = new Fabric();
     private final Map<Node, byte[]> paths = new HashMap<>();
@@ -48,7 +46,6 @@ public final class LiveModel {
         this.discoverySmps = net.smps();
         Map<NetNode, Node> made = new HashMap<>();
         boolean anyTable = false;
-        boolean anySm = false;
         for (NetNode nn : net.nodesInDiscoveryOrder()) {
             NodeType type = nn.isSwitch() ? NodeType.SWITCH : nn.type() == NetNode.ROUTER ? NodeType.ROUTER
                     : NodeType.CA;
@@ -80,7 +77,6 @@ public final class LiveModel {
                     port.setLmc(np.lmc());
                 }
                 port.setCapMask((int) np.get(NetPort.CAP_MASK));
-                anySm |= (np.get(NetPort.CAP_MASK) & CAP_IS_SM) != 0;
                 Mtu cap = Mtu.ofCode((int) SmpAttributes.PORT_INFO.get(np.info(), 0, "MtuCap"));
                 if (cap != null) {
                     port.setMtuCap(cap);
@@ -107,7 +103,7 @@ public final class LiveModel {
                 x.setMtuActive(m);
             }
         }
-        this.routed = anyTable && anySm;
+        this.routed = anyTable;
     }
 
     /**
@@ -161,7 +157,10 @@ public final class LiveModel {
         return fabric;
     }
 
-    /** Whether an SM has routed the fabric: some switch holds a linear forwarding table and some port is an SM's. */
+    /**
+     * Whether an SM has routed the fabric: some switch holds a linear forwarding table (LinearFdbTop above 0). The
+     * SM need not be there still ({@code opensm -o} routes and leaves).
+     */
     public boolean routed() {
         return routed;
     }
