@@ -57,6 +57,9 @@ public final class IpoibCommand implements Callable<Integer> {
         }
         try (PerfFabric pf = PerfFabric.open(transport, facts, spec.commandLine().getErr(), "ibtwin ipoib")) {
             return run(out, pf, mode);
+        } catch (PerfFabric.Unreachable e) {
+            spec.commandLine().getErr().println("ibtwin ipoib: " + e.getMessage());
+            return 1;
         }
     }
 

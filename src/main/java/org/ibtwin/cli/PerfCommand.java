@@ -94,6 +94,9 @@ public final class PerfCommand implements Runnable {
             long s = PerftestCommand.parseSize(size);
             try (PerfFabric pf = PerfFabric.open(transport, facts, spec.commandLine().getErr(), "ibtwin perf")) {
                 return run(out, pf, o, mode, s);
+            } catch (PerfFabric.Unreachable e) {
+                spec.commandLine().getErr().println("ibtwin perf: " + e.getMessage());
+                return 1;
             }
         }
 

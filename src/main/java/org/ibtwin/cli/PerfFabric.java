@@ -28,6 +28,15 @@ import org.ibtwin.transport.MadTransport;
  * transport stays open until {@link #close}: tables are read as routes need them.
  */
 final class PerfFabric implements AutoCloseable {
+    /** The fabric could not be read (nothing listening, no answer): one line for exit 1. */
+    static final class Unreachable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unreachable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** What stderr says when routes are the model's own. */
     static final String MIN_HOP = "model min-hop: no SM has routed this fabric";
 
@@ -54,7 +63,12 @@ final class PerfFabric implements AutoCloseable {
     static PerfFabric open(TransportOptions options, String factsFile, PrintWriter err, String tool) {
         TransportOptions.Target target = options.target();
         Fabric facts = FabricFiles.load(factsFile != null ? factsFile : target.fabric());
-        return over(options.open(), facts, target.toString(), err, tool);
+        try {
+            return over(options.open(), facts, target.toString(), err, tool);
+        } catch (org.ibtwin.transport.MadTransportException | NetDiscovery.Failed
+                 | org.ibtwin.diag.QueryException e) {
+            throw new Unreachable("cannot read " + target + ": " + e.getMessage(), e);
+        }
     }
 
     /** The in-process twin of a fabric in memory, brought up by ibtwin's SM, its host facts its own. */

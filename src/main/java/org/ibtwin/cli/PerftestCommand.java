@@ -201,6 +201,9 @@ abstract class PerftestCommand implements Callable<Integer> {
         checkUsage();
         try (PerfFabric f = PerfFabric.open(transport, facts, spec.commandLine().getErr(), tool())) {
             return execute(f);
+        } catch (PerfFabric.Unreachable e) {
+            spec.commandLine().getErr().println(tool() + ": " + e.getMessage());
+            return 1;
         }
     }
 

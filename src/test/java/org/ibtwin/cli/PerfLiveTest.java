@@ -95,6 +95,22 @@ class PerfLiveTest {
         }
     }
 
+    @Test
+    void aFabricThatCannotBeReadIsOneLine() {
+        for (String tool : new String[] {"ib_write_bw", "ipoib", "perf all-to-all"}) {
+            StringWriter o = new StringWriter();
+            StringWriter e = new StringWriter();
+            List<String> args = new java.util.ArrayList<>(List.of(tool.split(" ")));
+            args.addAll(List.of("--ibsim", "127.0.0.1:18398"));
+            if (!tool.startsWith("perf")) {
+                args.addAll(List.of("node001", "node002"));
+            }
+            assertThat(Cli.execute(o, e, args.toArray(String[]::new))).as(tool).isEqualTo(1);
+            assertThat(e.toString()).as(tool).endsWith(": cannot read ibsim at 127.0.0.1:18398: no ibsim listening "
+                    + "at 127.0.0.1:18398\n").doesNotContain("internal error");
+        }
+    }
+
     private static String guid(Fabric f, String host) {
         return String.format("0x%016x", f.cas().stream().filter(n -> n.description().startsWith(host + " "))
                 .findFirst().orElseThrow().port(1).guid());
