@@ -14,7 +14,7 @@ import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
-import org.ibtwin.sim.Attachment;
+import org.ibtwin.lab.Lab;
 import org.ibtwin.sim.Twin;
 import org.ibtwin.sim.TwinTransport;
 import org.ibtwin.sm.SmConfig;
@@ -59,12 +59,12 @@ public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Fabric fabric = FatTree.build(FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR));
-        Twin twin = Twin.of(fabric);
-        Attachment sm = twin.attach(fabric.cas().get(0).name(), 0);
-        sm.setIsSm(true);
         SweepReport up;
-        try (TwinTransport t = new TwinTransport(sm)) {
-            up = new SubnetManager(t, SmConfig.defaults().withSweepInterval(Duration.ZERO), SmLog.quiet()).sweep();
+        Twin twin;
+        try (Lab lab = Lab.of(fabric).sm(SmConfig.defaults().withSweepInterval(Duration.ZERO), SmLog.quiet())
+                .smAt(fabric.cas().get(0).name()).start()) {
+            twin = lab.twin();
+            up = lab.bringUp();
         }
         out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches, %,d links; brought up by "
                 + "ibtwin's SM in %.3f s (%s)%n", levels, radix, hosts, fabric.switches().size(),

@@ -39,6 +39,9 @@ import org.ibtwin.format.TopologyReader;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.lab.JitActivity;
+import org.ibtwin.lab.Lab;
+import org.ibtwin.lab.TwinWarmup;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.model.Node;
@@ -282,7 +285,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         System.gc();
         long t0 = System.nanoTime();
         Fabric f = TopologyReader.read(topo);
-        Twin twin = Twin.of(f);
+        Twin twin = Lab.of(f).noSm().start().twin();   // no SM of ours: real OpenSM manages it
         double load = seconds(System.nanoTime() - t0);
         System.gc();
         long heapAfterLoad = usedHeap();

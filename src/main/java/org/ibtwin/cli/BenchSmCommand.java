@@ -9,9 +9,7 @@ import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
-import org.ibtwin.sim.Attachment;
-import org.ibtwin.sim.Twin;
-import org.ibtwin.sim.TwinTransport;
+import org.ibtwin.lab.Lab;
 import org.ibtwin.sm.SmConfig;
 import org.ibtwin.sm.SmLog;
 import org.ibtwin.sm.SubnetManager;
@@ -77,11 +75,9 @@ public final class BenchSmCommand implements Callable<Integer> {
         FatTreeSpec ftSpec = FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR);
         if (warmupHosts > 0) {
             Fabric w = FatTree.build(FatTreeSpec.of(2, 64, Math.min(warmupHosts, 2048)).withSpeed(LinkSpeed.NDR));
-            Twin wt = Twin.of(w);
-            Attachment wa = wt.attach(null, 0);
-            wa.setIsSm(true);
-            try (TwinTransport t = new TwinTransport(wa)) {
-                SubnetManager sm = new SubnetManager(t, SmConfig.defaults().withRouting(engines, null), SmLog.quiet());
+            try (Lab warm = Lab.of(w).sm(SmConfig.defaults().withRouting(engines, null), SmLog.quiet())
+                    .start()) {
+                SubnetManager sm = warm.sm();
                 for (int i = 0; i < 3; i++) {
                     sm.forgetLfts();
                     sm.sweep();
@@ -92,14 +88,11 @@ public final class BenchSmCommand implements Callable<Integer> {
         long h0 = usedHeap();
         Fabric fabric = FatTree.build(ftSpec);
         long h1 = usedHeap();
-        Twin twin = Twin.of(fabric);
-        long h2 = usedHeap();
-        Attachment a = twin.attach(fabric.cas().get(0).name(), 0);
-        a.setIsSm(true);
-        try (TwinTransport t = new TwinTransport(a)) {
-            SmConfig cfg = SmConfig.defaults().withMaxSmps(maxSmps).withRouting(engines, null)
-                    .withSweepInterval(Duration.ZERO);
-            SubnetManager sm = new SubnetManager(t, cfg, SmLog.quiet());
+        SmConfig cfg = SmConfig.defaults().withMaxSmps(maxSmps).withRouting(engines, null)
+                .withSweepInterval(Duration.ZERO);
+        try (Lab lab = Lab.of(fabric).sm(cfg, SmLog.quiet()).smAt(fabric.cas().get(0).name()).start()) {
+            long h2 = usedHeap();
+            SubnetManager sm = lab.sm();
             out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches, %,d links; SM at %s, %d SMPs "
                     + "in flight, routing %s%n", levels, radix, hosts, fabric.switches().size(), fabric.links().size(),
                     fabric.cas().get(0).name(), maxSmps, String.join(",", sm.routingChain()));

@@ -44,7 +44,6 @@ final class Hosts {
 
     /** The verbs device name of a host's HCA: the second word of its description ("mlx5_0"), else "mlx5_0". */
     static String device(Node host, String prefix) {
-        String[] words = host.description().trim().split("\\s+");
-        return words.length >= 2 ? words[1] : prefix + "_0";
+        return Names.device(host, prefix);
     }
 }

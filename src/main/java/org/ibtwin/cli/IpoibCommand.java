@@ -8,12 +8,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
 import org.ibtwin.perf.Endpoint;
 import org.ibtwin.perf.Ipoib;
-import org.ibtwin.perf.MinHopRoutes;
 import org.ibtwin.perf.PerfParams;
 import org.ibtwin.perf.Route;
 import picocli.CommandLine.Command;
@@ -35,8 +33,13 @@ public final class IpoibCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "<to-host>", description = "The receiving host.")
     String to;
 
-    @Option(names = "--fabric", paramLabel = "<file>", description = "Fabric file (default: the built-in default fabric).")
-    String fabric;
+    @picocli.CommandLine.Mixin
+    TransportOptions transport;
+
+    @Option(names = "--facts", paramLabel = "<file>",
+            description = "Fabric description to take the host facts (PCIe, NUMA, IPoIB) from (default: the --fabric "
+                    + "file, else the built-in default fabric), matched by node GUID, else host name.")
+    String facts;
 
     @Option(names = "--numa", paramLabel = "near|far", defaultValue = "near",
             description = "Where the processes run relative to the HCA (default: ${DEFAULT-VALUE}).")
@@ -52,14 +55,25 @@ public final class IpoibCommand implements Callable<Integer> {
         if (!mode.equals("near") && !mode.equals("far")) {
             throw new IllegalArgumentException("--numa must be near or far, got '" + numa + "'");
         }
-        Fabric f = FabricFiles.load(fabric);
+        try (PerfFabric pf = PerfFabric.open(transport, facts, spec.commandLine().getErr(), "ibtwin ipoib")) {
+            return run(out, pf, mode);
+        } catch (PerfFabric.Unreachable e) {
+            spec.commandLine().getErr().println("ibtwin ipoib: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private Integer run(PrintWriter out, PerfFabric pf, String mode) throws Exception {
+        Fabric f = pf.fabric();
         Node a = Hosts.find(f, from.trim());
         Node b = Hosts.find(f, to.trim());
         Endpoint ea = Endpoint.of(a.port(1), mode.equals("far"));
         Endpoint eb = Endpoint.of(b.port(1), mode.equals("far"));
-        Route path = new MinHopRoutes(f).route(a.port(1), b.port(1));
+        var trace = pf.trace(a.port(1), b.port(1));
+        Route path = trace.route();
         if (path == null) {
-            spec.commandLine().getErr().println("ibtwin ipoib: no route from " + ea.name() + " to " + eb.name());
+            spec.commandLine().getErr().println("ibtwin ipoib: no route from " + ea.name() + " to " + eb.name()
+                    + ": it stops at " + org.ibtwin.perf.Names.port(trace.at()) + ", " + trace.problem());
             return 1;
         }
         Ipoib.Result r = Ipoib.stream(PerfParams.DEFAULT, ea, eb, path);

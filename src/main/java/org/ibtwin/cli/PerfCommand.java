@@ -9,12 +9,10 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.NodeType;
 import org.ibtwin.perf.AllToAll;
 import org.ibtwin.perf.Endpoint;
-import org.ibtwin.perf.MinHopRoutes;
 import org.ibtwin.perf.Op;
 import org.ibtwin.perf.PerfParams;
 import org.ibtwin.perf.Spec;
@@ -43,8 +41,13 @@ public final class PerfCommand implements Runnable {
         @picocli.CommandLine.Spec
         CommandSpec spec;
 
-        @Option(names = "--fabric", paramLabel = "<file>", description = "Fabric file (default: the built-in one).")
-        String fabric;
+        @picocli.CommandLine.Mixin
+        TransportOptions transport;
+
+        @Option(names = "--facts", paramLabel = "<file>",
+                description = "Fabric description to take the host facts (PCIe, NUMA, IPoIB) from (default: the --fabric "
+                        + "file, else the built-in default fabric), matched by node GUID, else host name.")
+        String facts;
 
         @Option(names = "--pairs", paramLabel = "<n>", description = "Pairs (default: every host sends).")
         Integer pairs;
@@ -89,7 +92,16 @@ public final class PerfCommand implements Runnable {
                 throw new IllegalArgumentException("-q must be 1.." + PerftestCommand.MAX_QP + ", got " + qps);
             }
             long s = PerftestCommand.parseSize(size);
-            Fabric f = FabricFiles.load(fabric);
+            try (PerfFabric pf = PerfFabric.open(transport, facts, spec.commandLine().getErr(), "ibtwin perf")) {
+                return run(out, pf, o, mode, s);
+            } catch (PerfFabric.Unreachable e) {
+                spec.commandLine().getErr().println("ibtwin perf: " + e.getMessage());
+                return 1;
+            }
+        }
+
+        private Integer run(PrintWriter out, PerfFabric pf, Op o, String mode, long s) throws Exception {
+            Fabric f = pf.fabric();
             List<Endpoint> hosts = f.nodes().stream().filter(n -> n.type() == NodeType.CA)
                     .filter(n -> n.port(1).link() != null && n.port(1).link().isUp())
                     .map(n -> Endpoint.of(n.port(1), mode.equals("far"))).toList();
@@ -97,8 +109,8 @@ public final class PerfCommand implements Runnable {
             int k = shift == null ? hosts.size() / 2 : shift;
             List<AllToAll.Pair> pp = AllToAll.shift(hosts, n, k);
             Spec sp = new Spec(o, Transport.RC, s, qps, 128, 16, 0, 4096, false, false);
-            AllToAll.Result r = AllToAll.run(PerfParams.DEFAULT, sp, new MinHopRoutes(f), pp);
-            String source = fabric == null ? "default (built-in)" : fabric;
+            AllToAll.Result r = AllToAll.run(PerfParams.DEFAULT, sp, pf.routes(), pp);
+            String source = PerfFabric.name(transport);
             if (json) {
                 ObjectNode j = JsonNodeFactory.instance.objectNode();
                 j.put("fabric", source);

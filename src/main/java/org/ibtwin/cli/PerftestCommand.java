@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Stack;
 import java.util.concurrent.Callable;
-import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Mtu;
 import org.ibtwin.model.Node;
@@ -21,7 +20,7 @@ import org.ibtwin.model.Port;
 import org.ibtwin.perf.Endpoint;
 import org.ibtwin.perf.Headers;
 import org.ibtwin.perf.Latency;
-import org.ibtwin.perf.MinHopRoutes;
+import org.ibtwin.perf.LftRoutes;
 import org.ibtwin.perf.Names;
 import org.ibtwin.perf.Op;
 import org.ibtwin.perf.Route;
@@ -30,7 +29,6 @@ import org.ibtwin.perf.Perftest;
 import org.ibtwin.perf.PerftestReport;
 import org.ibtwin.perf.PerftestReport.Kind;
 import org.ibtwin.perf.QpIdentity;
-import org.ibtwin.perf.Routes;
 import org.ibtwin.perf.Spec;
 import org.ibtwin.perf.Transport;
 import picocli.CommandLine.Command;
@@ -70,9 +68,13 @@ abstract class PerftestCommand implements Callable<Integer> {
             description = "The host running the client side; its output is what is printed.")
     String clientHost;
 
-    @Option(names = "--fabric", paramLabel = "<file>",
-            description = "Fabric file (topology or description; default: the built-in default fabric).")
-    String fabric;
+    @picocli.CommandLine.Mixin
+    TransportOptions transport;
+
+    @Option(names = "--facts", paramLabel = "<file>",
+            description = "Fabric description to take the host facts (PCIe, NUMA) from (default: the --fabric file, "
+                    + "else the built-in default fabric), matched by node GUID, else host name.")
+    String facts;
 
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "<dev>", description = "Use IB device <dev> (default: the host's).")
     String device;
@@ -189,21 +191,43 @@ abstract class PerftestCommand implements Callable<Integer> {
 
     /** Everything the options settle, checked. */
     private record Run(Fabric fabric, Node server, Node client, Endpoint serverEnd, Endpoint clientEnd,
-                       Route toServer, Route toClient, List<Long> sizes, int qps, int txDepth, int cqMod, int rxDepth,
+                       Route toServer, Route toClient, String failure, List<Long> sizes, int qps, int txDepth, int cqMod, int rxDepth,
                        int inlineSize, int outReads, int mtu, Transport transport, long iters, int durationSec,
                        int measuredSec, boolean peak, boolean gid, String device, String atomic) {
     }
 
     @Override
     public Integer call() throws IOException {
-        return execute(FabricFiles.load(fabric));
+        checkUsage();
+        try (PerfFabric f = PerfFabric.open(transport, facts, spec.commandLine().getErr(), tool())) {
+            return execute(f);
+        } catch (PerfFabric.Unreachable e) {
+            spec.commandLine().getErr().println(tool() + ": " + e.getMessage());
+            return 1;
+        }
     }
 
-    /** Runs the tool on a fabric already in memory (the parsed options apply; --fabric is not read). */
-    Integer execute(Fabric loaded) throws IOException {
+    /** Runs the tool on the in-process twin of a fabric in memory (the parsed options apply). */
+    Integer execute(Fabric fabric) throws IOException {
+        checkUsage();
+        try (PerfFabric f = PerfFabric.inProcess(fabric, spec.commandLine().getErr(), tool())) {
+            return execute(f);
+        }
+    }
+
+    /** What is wrong with the arguments alone, before the fabric is looked at. */
+    private void checkUsage() {
+        if (serverHost == null || clientHost == null) {
+            throw new IllegalArgumentException("name the server host and the client host, as in: " + tool()
+                    + " node001 node002");
+        }
+    }
+
+    /** Runs the tool on the fabric as it is (the parsed options apply). */
+    Integer execute(PerfFabric pf) throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Run r = settle(loaded, out, err);
+        Run r = settle(pf, out, err);
         if (r == null) {
             return 1;
         }
@@ -220,12 +244,18 @@ abstract class PerftestCommand implements Callable<Integer> {
             remote.add(QpIdentity.address(r.fabric(), r.serverEnd().port(), q, salt, r.outReads()));
         }
         text.append(PerftestReport.addresses(op(), local, remote, r.gid()));
+        if (r.failure() != null) {
+            return failRetryExceeded(out, err, text, r, r.failure());
+        }
         Port drops = Perftest.dropsAt(spec(r, r.sizes().get(0)), r.toServer());
         if (drops == null) {
             drops = Perftest.dropsAt(spec(r, r.sizes().get(r.sizes().size() - 1)), r.toServer());
         }
         if (drops != null && r.transport() == Transport.RC) {
-            return failRetryExceeded(out, err, text, r, drops);
+            int pathMtu = r.toServer().mtu().bytes();
+            return failRetryExceeded(out, err, text, r, "packets over " + pathMtu + " B are dropped at "
+                    + Names.port(drops) + " (path MTU " + pathMtu + " < the " + r.mtu()
+                    + " the hosts use): the transport retries run out (T13)");
         }
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.set("test_info", testInfo(r));
@@ -288,10 +318,12 @@ abstract class PerftestCommand implements Callable<Integer> {
         text.append(PerftestReport.RESULT_LINE);
         if (why) {
             if (drops != null) {
-                whys.add(0, "packets over " + drops.mtuCap().bytes() + " B are dropped at " + Names.port(drops)
-                        + " (path MTU " + drops.mtuCap().bytes() + " < " + r.mtu() + "): over " + r.transport()
+                int pathMtu = r.toServer().mtu().bytes();
+                whys.add(0, "packets over " + pathMtu + " B are dropped at " + Names.port(drops)
+                        + " (path MTU " + pathMtu + " < " + r.mtu() + "): over " + r.transport()
                         + " the data never arrives");
             }
+            whys.add(0, "route " + PerfFabric.hops(r.toServer()) + " (" + pf.routeSource() + ")");
             for (String w : whys) {
                 text.append("# ibtwin: ").append(w).append('\n');
             }
@@ -300,7 +332,8 @@ abstract class PerftestCommand implements Callable<Integer> {
         out.flush();
         json.set("results", all ? rows : rows.get(0));
         ObjectNode ib = json.putObject("ibtwin");
-        ib.put("fabric", fabric == null ? "default (built-in)" : fabric);
+        ib.put("fabric", transport.target().isInProcess() ? (transport.target().fabric() == null
+                ? "default (built-in)" : transport.target().fabric()) : transport.target().address());
         ib.put("server", Names.node(r.server()));
         ib.put("client", Names.node(r.client()));
         ib.put("numa", numa.trim().toLowerCase(Locale.ROOT));
@@ -324,8 +357,11 @@ abstract class PerftestCommand implements Callable<Integer> {
                 + ", MTU " + r.mtu() + (numa.equalsIgnoreCase("far") ? ", far NUMA" : "") + ")";
     }
 
-    /** The packets are dropped mid-path: RC retries until its retry count runs out, as perftest reports it. */
-    private int failRetryExceeded(PrintWriter out, PrintWriter err, StringBuilder text, Run r, Port drops) {
+    /**
+     * The packets never arrive (dropped mid-path, no route, no shared partition): RC retries until its retry count
+     * runs out, as perftest reports it; {@code why} says the cause (with --why, on stderr).
+     */
+    private int failRetryExceeded(PrintWriter out, PrintWriter err, StringBuilder text, Run r, String cause) {
         text.append(kind() == Kind.BW ? PerftestReport.bwHeader(reportGbits)
                 : PerftestReport.latHeader(r.durationSec() > 0));
         out.print(text);
@@ -336,9 +372,7 @@ abstract class PerftestCommand implements Callable<Integer> {
         err.println(kind() == Kind.BW ? " Failed to complete run_iter_bw function successfully"
                 : "Test exited with Error");
         if (why) {
-            err.println("# ibtwin: packets over " + drops.mtuCap().bytes() + " B are dropped at "
-                    + Names.port(drops) + " (path MTU " + drops.mtuCap().bytes() + " < the " + r.mtu()
-                    + " the hosts use): the transport retries run out (T13)");
+            err.println("# ibtwin: " + cause);
         }
         err.flush();
         return 1;
@@ -397,7 +431,8 @@ abstract class PerftestCommand implements Callable<Integer> {
     }
 
     /** Reads and checks every option as perftest would; prints perftest's notices; null after a printed failure. */
-    private Run settle(Fabric f, PrintWriter out, PrintWriter err) {
+    private Run settle(PerfFabric pf, PrintWriter out, PrintWriter err) {
+        Fabric f = pf.fabric();
         boolean bw = kind() == Kind.BW;
         if (serverHost == null || clientHost == null) {
             throw new IllegalArgumentException("name the server host and the client host, as in: " + tool()
@@ -516,15 +551,24 @@ abstract class PerftestCommand implements Callable<Integer> {
                 return null;
             }
         }
-        Routes routes = new MinHopRoutes(f);
-        Route toServer = routes.route(cp, sp);
-        Route toClient = routes.route(sp, cp);
-        if (toServer == null || toClient == null) {
-            err.println(tool() + ": no route between " + Names.port(cp) + " and " + Names.port(sp)
-                    + ": perftest cannot connect");
-            err.flush();
-            return null;
+        LftRoutes.Trace ts = pf.trace(cp, sp);
+        LftRoutes.Trace tc = pf.trace(sp, cp);
+        String failure = null;
+        for (LftRoutes.Trace t : new LftRoutes.Trace[] {ts, tc}) {
+            if (failure == null && !t.ok()) {
+                boolean back = t == tc;
+                failure = "no route from " + Names.port(back ? sp : cp) + " to " + Names.port(back ? cp : sp)
+                        + ": it stops at " + Names.port(t.at()) + ", " + t.problem() + " (" + pf.routeSource()
+                        + "): the packets never arrive and the transport retries run out";
+            }
         }
+        if (failure == null && pf.sharedPartition(cp, sp) == null) {
+            failure = Names.port(cp) + " (P_Keys " + pf.pkeys(cp) + ") and " + Names.port(sp) + " (P_Keys "
+                    + pf.pkeys(sp) + ") share no partition: the responder drops every packet (P_Key violation) "
+                    + "and the transport retries run out";
+        }
+        Route toServer = ts.route();
+        Route toClient = tc.route();
         // The MTU: each side's active MTU (or -m), the smaller of the two after perftest exchanges them.
         int active = Math.min(Perftest.activeMtu(cp).bytes(), Perftest.activeMtu(sp).bytes());
         int m = active;
@@ -599,7 +643,7 @@ abstract class PerftestCommand implements Callable<Integer> {
             }
         }
         boolean peak = !noPeak && duration == null && !(n > 20000 && bw);
-        return new Run(f, server, client, sEnd, cEnd, toServer, toClient, sizes, bw ? q : 1, tx, cq, rx, inl,
+        return new Run(f, server, client, sEnd, cEnd, toServer, toClient, failure, sizes, bw ? q : 1, tx, cq, rx, inl,
                 outReads, m, transport, n, dur, dur - 2 * marg, peak, gid >= 0, dev, atomic);
     }
 

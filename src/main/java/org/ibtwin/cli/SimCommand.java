@@ -1,24 +1,19 @@
 package org.ibtwin.cli;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.net.BindException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
-import org.ibtwin.lab.TrafficConsole;
-import org.ibtwin.lab.TrafficEngine;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.sim.Console;
 import org.ibtwin.sim.IbsimServer;
-import org.ibtwin.sim.TrapTimer;
-import org.ibtwin.sim.Twin;
+import org.ibtwin.lab.Lab;
+import org.ibtwin.lab.TwinWarmup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -77,18 +72,11 @@ public final class SimCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--warmup must be 0..600 seconds");
         }
         Fabric f = FabricFiles.load(fabric);
-        Twin twin = Twin.of(f);
-        TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
-        TwinWarmup warm = TwinWarmup.around(name -> twin.attach(name, 0));
-        try (timer; IbsimServer server = new IbsimServer(warm.attachPoint());
-                TrafficEngine traffic = new TrafficEngine(twin)) {
-            Duration budget = Duration.ofMillis(Math.round(warmup * 1000));
-            TwinWarmup.Result w;
-            String where;
-            startEndpoint(server, local, port);
-            w = warm.run(server, budget);
+        try (Lab lab = Lab.of(f).noSm().start()) {
+            IbsimServer server = lab.serve(local, port, Duration.ofMillis(Math.round(warmup * 1000)));
+            TwinWarmup.Result w = lab.warmup();
             String name = server.basename();
-            where = name != null ? localSockets(name)
+            String where = name != null ? localSockets(name)
                     : String.format(Locale.ROOT, "%s (UDP %d..%d)", server.address(), server.port(),
                     server.port() + 10);
             out.printf(Locale.ROOT,
@@ -99,8 +87,7 @@ public final class SimCommand implements Callable<Integer> {
                             w.passes()));
             out.println("Network simulator ready.");
             out.flush();
-            Console console = new Console(twin, server, out);
-            console.register("traffic", new TrafficConsole(traffic));
+            Console console = lab.console(out);
             if (script != null) {
                 try {
                     if (!console.runScript(script)) {
@@ -116,28 +103,6 @@ public final class SimCommand implements Callable<Integer> {
             }
             console.run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
             return 0;
-        }
-    }
-
-    /**
-     * Starts {@code server} as {@code --local} and {@code --port} ask (sim's and up's): in ibsim's local mode when
-     * {@code local} is given (its name, else {@code IBSIM_SOCKNAME}, else ibsim's default {@code sim}), else over
-     * UDP on loopback at {@code port}. A name or port that cannot be served is one line for exit 2.
-     */
-    static void startEndpoint(IbsimServer server, String local, int port) throws IOException {
-        if (local != null) {
-            String name = !local.isEmpty() ? local : System.getenv("IBSIM_SOCKNAME");
-            try {
-                server.startLocal(name == null || name.isEmpty() ? "sim" : name);
-            } catch (UnsupportedOperationException | IllegalArgumentException | BindException e) {
-                throw new IllegalArgumentException("--local: " + e.getMessage(), e);
-            }
-            return;
-        }
-        try {
-            server.start(InetAddress.getLoopbackAddress(), port);
-        } catch (BindException e) {
-            throw new IllegalArgumentException("--port: " + e.getMessage(), e);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
+import org.ibtwin.lab.Lab;
 import org.ibtwin.lab.TrafficEngine;
 import org.ibtwin.lab.TrafficPattern;
 import org.ibtwin.lab.TrafficStatus;
@@ -16,14 +17,8 @@ import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Port;
 import org.ibtwin.model.PortCounter;
 import org.ibtwin.perf.Names;
-import org.ibtwin.sim.Attachment;
 import org.ibtwin.sim.ExtCounter;
 import org.ibtwin.sim.Twin;
-import org.ibtwin.sim.TwinTransport;
-import org.ibtwin.sm.SmConfig;
-import org.ibtwin.sm.SmLog;
-import org.ibtwin.sm.SubnetManager;
-import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -84,16 +79,9 @@ public final class TrafficCommand implements Callable<Integer> {
         }
         TrafficPattern p = TrafficPattern.parse(pattern);
         Fabric f = FabricFiles.load(fabric);
-        Twin twin = Twin.of(f);
-        Attachment at = twin.attach(null, 0);
-        at.setIsSm(true);
-        try (TwinTransport t = new TwinTransport(at, "ibtwin0"); TrafficEngine engine = new TrafficEngine(twin)) {
-            SubnetManager sm = new SubnetManager(t, SmConfig.defaults(), SmLog.quiet());
-            SweepReport r = sm.sweep();
-            if (!r.subnetUp()) {
-                throw new IllegalStateException("ibtwin's SM did not bring the fabric up: "
-                        + String.join("; ", r.problems()));
-            }
+        try (Lab lab = Lab.up(f, fabric == null ? "the default fabric" : fabric)) {
+            Twin twin = lab.twin();
+            TrafficEngine engine = lab.traffic();
             engine.start(p, size);
             long t0 = System.nanoTime();
             if (speed == 0) {
@@ -107,7 +95,6 @@ public final class TrafficCommand implements Callable<Integer> {
             }
             long wall = System.nanoTime() - t0;
             engine.stop();
-            sm.detach();
             TrafficStatus s = engine.status();
             List<PortRow> busiest = busiest(twin, engine.ports(), top);
             if (json) {

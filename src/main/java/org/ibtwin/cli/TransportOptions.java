@@ -136,7 +136,8 @@ public final class TransportOptions {
     public MadTransport open() {
         Target t = target();
         if (t.isInProcess()) {
-            return InProcessTwin.open(t.fabric(), t.simHost());
+            return org.ibtwin.lab.LabTransport.open(org.ibtwin.format.FabricFiles.load(t.fabric()),
+                    t.fabric() == null ? "the default fabric" : t.fabric(), t.simHost());
         }
         return t.connect(t.simHost(), false);
     }

@@ -13,18 +13,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.ibtwin.format.FabricFiles;
-import org.ibtwin.lab.TrafficConsole;
-import org.ibtwin.lab.TrafficEngine;
+import org.ibtwin.lab.Lab;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
-import org.ibtwin.sim.Attachment;
 import org.ibtwin.sim.Console;
 import org.ibtwin.sim.IbsimServer;
-import org.ibtwin.sim.TrapTimer;
-import org.ibtwin.sim.Twin;
-import org.ibtwin.sim.TwinTransport;
 import org.ibtwin.sm.SmConfig;
 import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.SweepReport;
@@ -122,19 +116,17 @@ public final class UpCommand implements Callable<Integer> {
         var partitions = sm.partitions();
         long t0 = System.nanoTime();
         Fabric f = FabricFiles.load(fabric);
-        Twin twin = Twin.of(f);
-        Attachment at = attach(twin, f);
-        at.setIsSm(true);
+        String[] at = smPlace(f);
         String name = fabric == null ? "default fabric (built-in)" : fabric;
-        try (TwinTransport transport = new TwinTransport(at, "ibtwin0")) {
-            SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin up", verbose, !json);
-            SubnetManager manager = new SubnetManager(transport, cfg, log);
+        SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin up", verbose, !json);
+        try (Lab lab = Lab.of(f).sm(cfg, log).smAt(at[0], Integer.parseInt(at[1])).start()) {
+            SubnetManager manager = lab.sm();
             if (dumpDir != null) {
                 manager.onSweep(org.ibtwin.sm.SmDumps.writer(dumpDir, log));
             }
             sm.apply(manager, partitions, err, "ibtwin up");
             long t1 = System.nanoTime();
-            SweepReport r = manager.sweep();
+            SweepReport r = lab.bringUp();
             Topology topo = manager.topology();
             String smPort = topo.portName(topo.smPort());
             if (json) {
@@ -145,17 +137,15 @@ public final class UpCommand implements Callable<Integer> {
             }
             out.flush();
             if (once) {
-                manager.detach();
                 return r.subnetUp() ? 0 : 1;
             }
-            serve(out, err, twin, manager);
-            manager.detach();
+            serve(out, err, lab);
             return 0;
         }
     }
 
-    /** Where the SM sits: -g, --sm-node, or the twin's default (the first CA's port 1). */
-    private Attachment attach(Twin twin, Fabric f) {
+    /** Where the SM sits, node and port: -g, --sm-node, or the twin's default (the first CA's port 1). */
+    private String[] smPlace(Fabric f) {
         if (guid != null && smNode != null) {
             throw new IllegalArgumentException("give -g or --sm-node, not both");
         }
@@ -164,14 +154,14 @@ public final class UpCommand implements Callable<Integer> {
             for (Node n : f.nodes()) {
                 for (int p = n.isSwitch() ? 0 : 1; p <= n.numPorts(); p++) {
                     if (n.port(p).guid() == g && (!n.isSwitch() || p == 0)) {
-                        return twin.attach(n.name(), p);
+                        return new String[] {n.name(), Integer.toString(p)};
                     }
                 }
             }
             throw new IllegalArgumentException(String.format("-g 0x%016x: no CA port or switch with that GUID in %s",
                     g, fabric == null ? "the default fabric" : fabric));
         }
-        return twin.attach(smNode, 0);
+        return new String[] {smNode, "0"};
     }
 
     private static String text(String name, String smPort, Topology t, SweepReport r, long startNanos) {
@@ -234,53 +224,41 @@ public final class UpCommand implements Callable<Integer> {
     }
 
     /** The ibsim endpoint and the console, the SM sweeping on a thread of its own, until quit or killed. */
-    private void serve(PrintWriter out, PrintWriter err, Twin twin, SubnetManager manager) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread sweeper = new Thread(() -> manager.run(stop), "ibtwin-sm");
-        sweeper.setDaemon(true);
-        TrapTimer timer = TrapTimer.start(twin, Duration.ofMillis(100));
-        try (timer; IbsimServer server = new IbsimServer(name -> twin.attach(name, 0));
-                TrafficEngine traffic = new TrafficEngine(twin)) {
-            SimCommand.startEndpoint(server, local, port);
-            String name = server.basename();
-            out.printf("ibsim endpoint on %s; the SM sweeps every %d s and on traps%n", name != null
-                    ? SimCommand.localSockets(name) : String.format(Locale.ROOT, "%s (UDP %d..%d)",
-                    server.address().getAddress().getHostAddress(), server.port(), server.port() + 10),
-                    sweepSeconds);
-            out.println("Network simulator ready.");
-            out.flush();
-            sweeper.start();
-            if (!Hangup.install(() -> {
-                String said = sm.reread(manager, err, "ibtwin up");
-                synchronized (out) {
-                    out.println("SIGHUP: " + said);
-                    out.flush();
-                }
-            })) {
-                err.println("ibtwin up: warning: SIGHUP cannot be handled on this JVM; it ends the process");
+    private void serve(PrintWriter out, PrintWriter err, Lab lab) throws Exception {
+        IbsimServer server = lab.serve(local, port, Duration.ZERO);
+        String name = server.basename();
+        out.printf("ibsim endpoint on %s; the SM sweeps every %d s and on traps%n", name != null
+                ? SimCommand.localSockets(name) : String.format(Locale.ROOT, "%s (UDP %d..%d)",
+                server.address().getAddress().getHostAddress(), server.port(), server.port() + 10),
+                sweepSeconds);
+        out.println("Network simulator ready.");
+        out.flush();
+        lab.runSm();
+        SubnetManager manager = lab.sm();
+        if (!Hangup.install(() -> {
+            String said = sm.reread(manager, err, "ibtwin up");
+            synchronized (out) {
+                out.println("SIGHUP: " + said);
+                out.flush();
             }
+        })) {
+            err.println("ibtwin up: warning: SIGHUP cannot be handled on this JVM; it ends the process");
+        }
+        Console console = lab.console(out);
+        if (script != null) {
             try {
-                Console console = new Console(twin, server, out);
-                console.register("traffic", new TrafficConsole(traffic));
-                if (script != null) {
-                    try {
-                        if (!console.runScript(script)) {
-                            return;
-                        }
-                    } catch (Console.ScriptException e) {
-                        throw new IllegalArgumentException(e.getMessage(), e);
-                    }
-                }
-                if (noConsole) {
-                    Thread.currentThread().join();
+                if (!console.runScript(script)) {
                     return;
                 }
-                console(out, err, console, manager);
-            } finally {
-                stop.set(true);
-                sweeper.join(2000);
+            } catch (Console.ScriptException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
             }
         }
+        if (noConsole) {
+            Thread.currentThread().join();
+            return;
+        }
+        console(out, err, console, manager);
     }
 
     /**

@@ -15,6 +15,7 @@ import org.ibtwin.model.Node;
 import org.ibtwin.model.NodeNames;
 import org.ibtwin.model.NodeType;
 import org.ibtwin.model.Port;
+import org.ibtwin.perf.Pcie;
 
 /**
  * What an admin checks at a glance when handed a fabric: how many switches and CAs of which kind, links by width and
@@ -31,8 +32,12 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
     public record Degraded(String end1, String end2, String active, String capable, String cable) {
     }
 
-    /** A host whose PCIe slot carries less than its port's data rate. */
-    public record SlowSlot(String host, String slot, double slotGbps, double portGbps) {
+    /**
+     * A host whose PCIe slot carries less than its port's data rate: the slot's usable rate ({@code perf.Pcie}'s,
+     * the one every command prints) and its raw rate.
+     */
+    public record SlowSlot(String host, String slot, double slotGbps, double slotRawGbps, double portGbps,
+                           String rates) {
     }
 
     public static TopologySummary of(Fabric f, String source) {
@@ -100,8 +105,9 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
                     port = Math.max(port, l.dataGbps());
                 }
             }
-            if (port > 0 && h.pcieRawGbps() < port) {
-                slow.add(new SlowSlot(host, h.pcieLabel(), h.pcieRawGbps(), port));
+            if (port > 0 && Pcie.usableGbps(h) < port) {
+                slow.add(new SlowSlot(host, h.pcieLabel(), Pcie.usableGbps(h), Pcie.rawGbps(h), port,
+                        Pcie.rates(h.pcieGen(), h.pcieLanes())));
             }
         }
         return new TopologySummary(source, sw, ca, routers, f.links().size(), hostLinks, isl, byRate, degraded,
@@ -110,7 +116,7 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
 
     private static double rateOrder(String rate) {
         WidthSpeed ws = WidthSpeed.parse(rate);
-        return ws == null ? -1 : ws.width().lanes() * ws.speed().dataGbps();
+        return ws == null ? -1 : Link.dataGbps(ws.width(), ws.speed());
     }
 
     static String deviceName(Node n) {
@@ -146,7 +152,7 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
         sb.append("\nLinks by width and speed:\n");
         for (Map.Entry<String, Integer> e : linksByRate.entrySet()) {
             WidthSpeed ws = WidthSpeed.parse(e.getKey());
-            String gbps = ws == null ? "" : fmt(ws.width().lanes() * ws.speed().dataGbps()) + " Gb/s";
+            String gbps = ws == null ? "" : fmt(Link.dataGbps(ws.width(), ws.speed())) + " Gb/s";
             sb.append(String.format("  %-8s %6d   %s%n", e.getKey(), e.getValue(), gbps));
         }
         sb.append("\nLinks trained below what both ends support: ").append(degraded.isEmpty() ? "none" : degraded.size())
@@ -163,8 +169,8 @@ public record TopologySummary(String source, Map<String, Integer> switches, Map<
         if (!slowSlots.isEmpty()) {
             sb.append("PCIe slots slower than their port:\n");
             for (SlowSlot s : slowSlots) {
-                sb.append(String.format("  %-16s %-9s %s Gb/s under a %s Gb/s port%n", s.host(), s.slot(),
-                        fmt(Math.floor(s.slotGbps())), fmt(s.portGbps())));
+                sb.append(String.format("  %-16s %-9s %s under a %s Gb/s port%n", s.host(), s.slot(),
+                        s.rates(), fmt(s.portGbps())));
             }
         }
         if (!hostsByIpoib.isEmpty()) {

@@ -95,7 +95,7 @@ public record HostFacts(PcieGen pcieGen, int pcieLanes, int maxPayload, int hcaN
                 ipoibMode, ipoibMtu, driverLoaded, hasGpu, direct, count, nvlink, multicast, numa);
     }
 
-    /** Usable PCIe bandwidth in Gb/s before TLP header overheads. */
+    /** Raw PCIe data rate in Gb/s (after line encoding; what is usable is {@code perf.Pcie.usableGbps}). */
     public double pcieRawGbps() {
         return pcieGen.laneGbps() * pcieLanes;
     }

@@ -77,7 +77,15 @@ public final class Link {
 
     /** Data rate of the trained link in Gb/s, 0 when down. */
     public double dataGbps() {
-        return isUp() ? activeWidth().lanes() * activeSpeed().dataGbps() : 0;
+        return isUp() ? dataGbps(activeWidth(), activeSpeed()) : 0;
+    }
+
+    /**
+     * The data rate of a width and speed, Gb/s: lanes x the lane's rate after line encoding (4xHDR 200). The one
+     * place a link's data rate is computed; every command prints this.
+     */
+    public static double dataGbps(LinkWidth width, LinkSpeed speed) {
+        return width.lanes() * speed.dataGbps();
     }
 
     /** Negotiates width and speed and moves both ports to Init/LinkUp, or to Down/Polling when nothing is common. */

@@ -2,7 +2,7 @@ package org.ibtwin.perf;
 
 /**
  * Why a result is what it is: the kind of limit and a sentence naming it ("limited by PCIe Gen3 x8 at node017
- * (≈ 50.7 Gb/s usable)").
+ * (55.5 Gb/s usable; ≈ 50.7 Gb/s of payload after TLP headers)").
  */
 public record Bottleneck(Kind kind, String text) {
     /** What limits a figure. */

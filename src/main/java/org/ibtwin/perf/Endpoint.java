@@ -36,7 +36,7 @@ public record Endpoint(Port port, HostFacts facts, HcaProfile hca, boolean farNu
      * {@code numaFarBandwidth} and at most {@code interSocketGbps}.
      */
     public double pcieGbps(PerfParams p) {
-        double g = Pcie.rawGbps(facts) * p.pcieEfficiency();
+        double g = Pcie.usableGbps(facts.pcieGen(), facts.pcieLanes(), p);
         return farNuma ? Math.min(g * p.numaFarBandwidth(), p.interSocketGbps()) : g;
     }
 

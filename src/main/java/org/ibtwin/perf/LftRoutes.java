@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.Port;
+import org.ibtwin.model.PortState;
 
 /**
  * Routes read from forwarding tables: at every switch, the egress port the table holds for the destination. This is
@@ -24,39 +25,70 @@ public final class LftRoutes implements Routes {
         int egressPort(Node sw, Port dst);
     }
 
+    /**
+     * What following the tables gave: the route, or where it stopped ({@code at}: the port it could not leave, or
+     * the switch port it arrived at when the table has no entry) and why.
+     */
+    public record Trace(Route route, Port at, String problem) {
+        public boolean ok() {
+            return route != null;
+        }
+    }
+
     private final Forwarding forwarding;
+    private final boolean activeOnly;
 
     public LftRoutes(Forwarding forwarding) {
+        this(forwarding, false);
+    }
+
+    /**
+     * Routes by {@code forwarding}; with {@code activeOnly} a port on the way that is not Active stops the route
+     * (data moves only between Active ports; a fabric learnt through MADs knows its ports' states).
+     */
+    public LftRoutes(Forwarding forwarding, boolean activeOnly) {
         this.forwarding = forwarding;
+        this.activeOnly = activeOnly;
     }
 
     @Override
     public Route route(Port src, Port dst) {
+        return trace(src, dst).route();
+    }
+
+    /** The route from {@code src} to {@code dst} hop by hop through the tables, or where and why it stops. */
+    public Trace trace(Port src, Port dst) {
         if (src.node() == dst.node()) {
-            return new Route(src, dst, List.of());
+            return new Trace(new Route(src, dst, List.of()), null, null);
         }
         List<Hop> hops = new ArrayList<>();
         Port at = src;
         for (int i = 0; i < MAX_HOPS; i++) {
             Port next = at.remote();
             if (next == null || !at.link().isUp()) {
-                return null;
+                return new Trace(null, at, "its link is down");
+            }
+            if (activeOnly && (at.state() != PortState.ACTIVE || next.state() != PortState.ACTIVE)) {
+                Port idle = at.state() != PortState.ACTIVE ? at : next;
+                return new Trace(null, idle, "the port is " + idle.state().label() + ", not Active");
             }
             hops.add(new Hop(at, next));
             if (next == dst) {
-                return new Route(src, dst, hops);
+                return new Trace(new Route(src, dst, hops), null, null);
             }
             Node n = next.node();
             if (!n.isSwitch()) {
-                return null;
+                return new Trace(null, next, "it is not the destination and forwards nothing");
             }
             int out = forwarding.egressPort(n, dst);
-            at = out >= 1 && out <= n.numPorts() ? n.port(out) : null;
-            if (at == null) {
-                return null;
+            Port egress = out >= 1 && out <= n.numPorts() ? n.port(out) : null;
+            if (egress == null) {
+                return new Trace(null, next, "the switch's LFT has no entry for LID " + dst.lid()
+                        + (out == 0xff ? " (0xff: unprogrammed)" : out < 0 ? "" : " (port " + out + ")"));
             }
+            at = egress;
         }
-        return null;
+        return new Trace(null, at, "the tables loop (more than " + MAX_HOPS + " hops)");
     }
 
     /** Receives the directed links paths toward one destination cross, and the paths that have no way there. */

@@ -14,7 +14,7 @@ public final class LinkRates {
 
     /** Data rate of a width and speed in Gb/s. */
     public static double dataGbps(LinkWidth width, LinkSpeed speed) {
-        return width.lanes() * speed.dataGbps();
+        return Link.dataGbps(width, speed);
     }
 
     /** Data rate of a trained link in Gb/s, 0 when it is down. */

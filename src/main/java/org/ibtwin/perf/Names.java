@@ -15,6 +15,15 @@ public final class Names {
         return NodeNames.hostName(n.type(), n.description(), n.name());
     }
 
+    /**
+     * The verbs device name of a host's HCA: the second word of its description ("mlx5_0"), else the first device
+     * of {@code prefix} ("mlx5_0").
+     */
+    public static String device(Node host, String prefix) {
+        String[] words = host.description() == null ? new String[0] : host.description().trim().split("\\s+");
+        return words.length >= 2 ? words[1] : prefix + "_0";
+    }
+
     /** "leaf02/33". */
     public static String port(Port p) {
         return node(p.node()) + "/" + p.number();

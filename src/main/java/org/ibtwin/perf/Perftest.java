@@ -61,10 +61,9 @@ public final class Perftest {
         return Latency.of(p, spec, client, server, toServer, toClient);
     }
 
-    /** The active MTU of a CA port: the smaller of its own MTU capability and its neighbour's. */
+    /** The active MTU of a CA port: {@link Route#portMtu}. */
     public static Mtu activeMtu(Port p) {
-        Port r = p.remote();
-        return r == null ? p.mtuCap() : Mtu.min(p.mtuCap(), r.mtuCap());
+        return Route.portMtu(p);
     }
 
     /**

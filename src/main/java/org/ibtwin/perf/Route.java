@@ -6,8 +6,8 @@ import org.ibtwin.model.Port;
 
 /**
  * A routed path from one CA port to another: the links crossed, in order. An empty path is a loopback inside one
- * HCA. The path MTU is the smallest MTU capability of every port on the way; the slowest hop is the link with the
- * lowest data rate.
+ * HCA. The path MTU is the smallest MTU of every port on the way ({@link #portMtu}: the neighbour MTU the SM set,
+ * else what the port and its neighbour can both carry); the slowest hop is the link with the lowest data rate.
  */
 public record Route(Port src, Port dst, List<Hop> hops) {
     public Route {
@@ -40,26 +40,43 @@ public record Route(Port src, Port dst, List<Hop> hops) {
         return s == null ? Double.POSITIVE_INFINITY : LinkRates.dataGbps(s.link());
     }
 
-    /** The smallest MTU capability of every port on the path. */
+    /**
+     * The MTU a port runs at: the neighbour MTU the SM set in its PortInfo (a fabric learnt through MADs), else the
+     * smaller MTU capability of it and its neighbour. The one place a port's and a path's MTU are computed.
+     */
+    public static Mtu portMtu(Port p) {
+        if (p.mtuActive() != null) {
+            return p.mtuActive();
+        }
+        Port r = p.remote();
+        return r == null ? p.mtuCap() : Mtu.min(p.mtuCap(), r.mtuCap());
+    }
+
+    /** The MTU a port itself holds to: the one the SM set, else its capability. */
+    private static Mtu own(Port p) {
+        return p.mtuActive() != null ? p.mtuActive() : p.mtuCap();
+    }
+
+    /** The path MTU: the smallest {@link #portMtu} of every port on the path. */
     public Mtu mtu() {
-        Mtu m = src.mtuCap();
+        Mtu m = portMtu(src);
         for (Hop h : hops) {
-            m = Mtu.min(m, Mtu.min(h.from().mtuCap(), h.to().mtuCap()));
+            m = Mtu.min(m, Mtu.min(portMtu(h.from()), portMtu(h.to())));
         }
         return m;
     }
 
-    /** The first port on the path whose MTU capability is {@link #mtu()}, for naming the limit. */
+    /** The first port on the path that holds to {@link #mtu()}, for naming the limit. */
     public Port mtuLimiter() {
         Mtu m = mtu();
-        if (src.mtuCap() == m) {
+        if (own(src) == m) {
             return src;
         }
         for (Hop h : hops) {
-            if (h.from().mtuCap() == m) {
+            if (own(h.from()) == m) {
                 return h.from();
             }
-            if (h.to().mtuCap() == m) {
+            if (own(h.to()) == m) {
                 return h.to();
             }
         }

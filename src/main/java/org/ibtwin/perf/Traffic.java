@@ -274,8 +274,9 @@ public final class Traffic {
             int n = res.allUsers.get(r);
             if (n <= 1) {
                 return new Bottleneck(Bottleneck.Kind.PCIE, String.format(Locale.ROOT,
-                        "limited by PCIe %s at %s%s (≈ %.1f Gb/s usable)", Pcie.label(e.facts()),
-                        Names.node(pd.host()), where, alone));
+                        "limited by PCIe %s at %s%s (%s Gb/s usable; ≈ %.1f Gb/s of payload after TLP headers)",
+                        Pcie.label(e.facts()), Names.node(pd.host()), where,
+                        Pcie.gbps(Pcie.usableGbps(e.facts())), alone));
             }
             return new Bottleneck(Bottleneck.Kind.PCIE, String.format(Locale.ROOT,
                     "limited by PCIe %s at %s%s, toward the %s, shared by %d streams (≈ %.1f Gb/s of TLPs)",

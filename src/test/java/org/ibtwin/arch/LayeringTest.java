@@ -29,6 +29,28 @@ class LayeringTest {
         rule.check(classes);
     }
 
+    /**
+     * DESIGN.md rule 6: the twin is hardware. Only the assembly ({@code lab}) and the commands ({@code cli}) reach
+     * into it, so only they may import both {@code sim} and {@code sm}; the twin knows no SM, tool, doctor or lab.
+     */
+    @Test
+    void onlyTheLabAndTheCommandsAssembleTwinAndSm() {
+        ArchRule users = noClasses().that().resideOutsideOfPackages("org.ibtwin.sim..", "org.ibtwin.lab..",
+                        "org.ibtwin.cli..")
+                .should().dependOnClassesThat().resideInAPackage("org.ibtwin.sim..")
+                .allowEmptyShould(true);
+        users.check(classes);
+        ArchRule twin = noClasses().that().resideInAPackage("org.ibtwin.sim..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.sm..", "org.ibtwin.diag..",
+                        "org.ibtwin.doctor..", "org.ibtwin.lab..", "org.ibtwin.cli..")
+                .allowEmptyShould(true);
+        twin.check(classes);
+        ArchRule lab = noClasses().that().resideInAPackage("org.ibtwin.lab..")
+                .should().dependOnClassesThat().resideInAPackage("org.ibtwin.cli..")
+                .allowEmptyShould(true);
+        lab.check(classes);
+    }
+
     @Test
     void lowerLayersDoNotDependOnUpperOnes() {
         ArchRule model = noClasses().that().resideInAPackage("org.ibtwin.model..")

@@ -46,7 +46,7 @@ class MainTest {
                 .containsPattern("4xHDR +119 ")
                 .containsPattern("4xDDR +1 ")
                 .containsPattern("leaf02/33 +<-> spine01/17 +4xDDR +could be 4xHDR")
-                .containsPattern("node017 +Gen3 x8 +63 Gb/s under a 200 Gb/s port")
+                .containsPattern("node017 +Gen3 x8 +55.5 Gb/s usable \\(63.0 Gb/s raw\\) under a 200 Gb/s port")
                 .containsPattern("datagram 2044 +1 +node033")
                 .contains("connected and datagram modes are mixed");
         assertThat(err.toString()).isEmpty();

@@ -12,17 +12,16 @@ import org.ibtwin.model.Link;
 import org.ibtwin.model.LinkWidth;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.PcieGen;
+import org.ibtwin.perf.Pcie;
 
 /**
- * T07: an HCA in a PCIe slot too narrow or too old for its port. The slot's usable rate is its lanes times the
- * generation's per-lane data rate after line encoding, less the TLP overhead of its max payload size (about 24
- * bytes of header and framing per packet: 256-byte payloads keep 91%). When that is below the port's data rate
- * (a Gen3 x8 slot, 63 Gb/s raw, under a 200 Gb/s HDR port), RDMA bandwidth stops at the slot. Also flagged: a
+ * T07: an HCA in a PCIe slot too narrow or too old for its port. The slot's usable rate is {@link Pcie#usableGbps}
+ * (lanes x the generation's per-lane rate after line encoding x the share left for TLPs), the figure every command
+ * prints. When that is below the port's data rate (a Gen3 x8 slot, 55.5 Gb/s usable, 63.0 raw, under a 200 Gb/s HDR
+ * port), RDMA bandwidth stops at the slot. Also flagged: a
  * card whose lspci LnkSta shows it negotiated below its own LnkCap (a x16 card in an x8 slot).
  */
 public final class PcieSlotCheck implements Check {
-    /** TLP header, sequence number, LCRC and framing per packet, bytes. */
-    static final int TLP_OVERHEAD_BYTES = 24;
     static final int DEFAULT_MPS = 256;
     static final String FIX = "move the HCA to a PCIe slot that carries the port's rate (Gen4 x16 for HDR, Gen5 x16 "
             + "for NDR; an x16 slot wired as x8 is not enough); check the BIOS link settings";
@@ -57,17 +56,16 @@ public final class PcieSlotCheck implements Check {
                 continue;
             }
             int mps = h.maxPayload() == null ? DEFAULT_MPS : h.maxPayload();
-            double raw = gen.laneGbps() * lanes;
-            double usable = raw * mps / (mps + TLP_OVERHEAD_BYTES);
+            double usable = Pcie.usableGbps(gen, lanes);
             double port = portGbps(h);
             String slot = "Gen" + gen.number() + " x" + lanes;
             List<String> ev = new ArrayList<>();
             boolean slow = port > 0 && usable < port;
             if (slow) {
-                ev.add(h.host() + ": PCIe " + slot + " carries about " + Words.gbps(usable) + " Gb/s ("
-                        + Words.gbps(raw) + " raw, max payload " + mps + " bytes)" + Words.from(h.source(
-                                HostInfo.Key.PCIE_GEN)));
-                ev.add("the port runs " + portLabel(h) + ": RDMA bandwidth stops near " + Words.gbps(usable) + " Gb/s");
+                ev.add(h.host() + ": PCIe " + slot + " carries " + Pcie.rates(gen, lanes) + ", max payload " + mps
+                        + " bytes" + Words.from(h.source(HostInfo.Key.PCIE_GEN)));
+                ev.add("the port runs " + portLabel(h) + ": RDMA bandwidth stops below " + Pcie.gbps(usable)
+                        + " Gb/s (TLP headers take their share of it)");
             }
             PcieGen capGen = h.pcieCapGen();
             Integer capLanes = h.pcieCapLanes();
@@ -80,7 +78,7 @@ public final class PcieSlotCheck implements Check {
             if (!slow && !downgraded) {
                 continue;
             }
-            String title = slow ? "HCA in a PCIe " + slot + " slot: about " + Words.gbps(usable) + " Gb/s under a "
+            String title = slow ? "HCA in a PCIe " + slot + " slot: " + Pcie.gbps(usable) + " Gb/s usable under a "
                     + Words.gbps(port) + " Gb/s port" : "HCA negotiated PCIe " + slot + ", below what the card supports";
             out.add(new Finding(id(), Severity.WARNING, h.host(), title, ev, FIX));
         }
@@ -105,7 +103,7 @@ public final class PcieSlotCheck implements Check {
         for (HostInfo.PortFacts p : h.ports().values()) {
             if (p.speed != null) {
                 LinkWidth w = p.width == null ? LinkWidth.X4 : p.width;
-                best = Math.max(best, w.lanes() * p.speed.dataGbps());
+                best = Math.max(best, Link.dataGbps(w, p.speed));
             } else if (p.rateGbps != null) {
                 best = Math.max(best, p.rateGbps);
             }

@@ -23,7 +23,7 @@ final class Words {
 
     /** "4xHDR (200 Gb/s)". */
     static String rateGbps(LinkWidth w, LinkSpeed s) {
-        return rate(w, s) + " (" + gbps(w.lanes() * s.dataGbps()) + " Gb/s)";
+        return rate(w, s) + " (" + gbps(org.ibtwin.model.Link.dataGbps(w, s)) + " Gb/s)";
     }
 
     static String active(Link l) {

@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.lab;
 
 import java.io.IOException;
 import java.lang.management.CompilationMXBean;
@@ -14,18 +14,18 @@ import java.util.concurrent.TimeUnit;
  * compilation time, which grows only when a compilation ends, it counts a long compilation while it runs. Where
  * {@code /proc} is not there, the compilation time reported by {@link CompilationMXBean} stands in.
  */
-final class JitActivity {
+public final class JitActivity {
     /** Linux's clock tick (USER_HZ), the unit of a thread's times in {@code /proc}. */
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** Compiler CPU time below which the JIT counts as idle over a stretch: one clock tick. */
-    static final long IDLE_NANOS = TICK_NANOS;
+    public static final long IDLE_NANOS = TICK_NANOS;
     private static final Path TASKS = Path.of("/proc/self/task");
 
     private JitActivity() {
     }
 
     /** The compiler threads' CPU time so far, in nanoseconds (its resolution is the clock tick). */
-    static long compilerCpuNanos() {
+    public static long compilerCpuNanos() {
         if (Files.isDirectory(TASKS)) {
             long ticks = 0;
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {

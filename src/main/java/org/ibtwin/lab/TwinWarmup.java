@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.lab;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,9 +44,9 @@ import org.ibtwin.transport.SmpPipe;
  * the first few thousand MADs in its interpreter, many times slower than later ones, and compiles the rest while the
  * real SM waits. What it costs is part of the simulator's start, before it says it is ready, as ibsim's own start is.
  */
-final class TwinWarmup {
+public final class TwinWarmup {
     /** The node name the warm-up client attaches at: the scratch twin's first CA. */
-    static final String NODE = "(ibtwin warm-up)";
+    public static final String NODE = "(ibtwin warm-up)";
     /**
      * The scratch fabric. Its GUIDs (OUI 0x02 00 00, a locally administered one) are none a generated or real fabric
      * has: the endpoint refuses a second SM on a node GUID, and a real SM that attaches to the served twin while the
@@ -77,12 +77,12 @@ final class TwinWarmup {
     }
 
     /** Where the endpoint attaches its clients: {@code served}, but {@link #NODE} to the scratch twin meanwhile. */
-    static TwinWarmup around(AttachPoint served) {
+    public static TwinWarmup around(AttachPoint served) {
         return new TwinWarmup(served);
     }
 
     /** The attach point to give the endpoint. */
-    AttachPoint attachPoint() {
+    public AttachPoint attachPoint() {
         return name -> {
             Twin s = scratch;
             return s != null && NODE.equals(name) ? s.attach(null, 0) : served.attach(name);
@@ -93,7 +93,7 @@ final class TwinWarmup {
      * What a warm-up did: how long it took, its passes (the SM's sweep, then the replays), whether the SM's sweep
      * brought the scratch twin up, and how many replayed SMPs were answered.
      */
-    record Result(Duration took, int passes, boolean up, long answered) {
+    public record Result(Duration took, int passes, boolean up, long answered) {
     }
 
     /**
@@ -107,7 +107,7 @@ final class TwinWarmup {
      * only the last disconnect to take them, the code it deoptimises would be recompiled during the next real SM's
      * sweep.
      */
-    Result run(IbsimServer endpoint, Duration budget) {
+    public Result run(IbsimServer endpoint, Duration budget) {
         long t0 = System.nanoTime();
         int passes = 0;
         boolean up = false;
