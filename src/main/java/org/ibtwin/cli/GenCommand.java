@@ -42,7 +42,7 @@ public final class GenCommand implements Callable<Integer> {
     /** Exit code of a usage error. */
     public static final int USAGE = 2;
     /** Exit code when the files cannot be written. */
-    public static final int WRITE_FAILED = 1;
+    public static final int WRITE_FAILED = USAGE;
 
     @Spec
     CommandSpec spec;
@@ -119,8 +119,9 @@ public final class GenCommand implements Callable<Integer> {
             try {
                 write(fabric, prefix);
             } catch (IOException e) {
-                err.println(commandName() + ": cannot write " + prefix + ": " + e.getMessage());
-                return WRITE_FAILED;
+                String why = FileArgs.describe(e);
+                err.println(commandName() + ": cannot write " + (why != null ? why : prefix + ": " + e.getMessage()));
+                return USAGE;
             }
             spec.commandLine().getOut().println(describe(fabric) + " -> " + prefix);
             return 0;
@@ -145,10 +146,12 @@ public final class GenCommand implements Callable<Integer> {
                 throw new UsageException("missing -o/--output <prefix>");
             }
             try {
-                return Path.of(output);
+                Path.of(output);
             } catch (InvalidPathException e) {
                 throw new UsageException("-o/--output is not a usable path: " + e.getMessage());
             }
+            // the directory must be there: a mistyped one is refused, not created
+            return FileArgs.check("-o", output);
         }
 
         /** Calls the writer; declared broadly so it compiles whether or not the writer declares IOException. */

@@ -52,12 +52,21 @@ public final class Main implements Runnable {
         return cl;
     }
 
-    /** Bad input is one line and exit 2; anything else is one line and exit 1, with the trace only on request. */
+    /**
+     * Bad input (a malformed file, a bad option, a path that cannot be read or written) is one line and exit 2;
+     * anything else is one line and exit 1, with the trace only on request.
+     */
     private static int handleFailure(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
         String name = cl.getCommandSpec().qualifiedName();
         if (ex instanceof FormatException || ex instanceof IllegalArgumentException) {
             err.println(name + ": " + ex.getMessage());
+            return USAGE;
+        }
+        String file = FileArgs.describe(ex);
+        if (file != null) {
+            // a path that cannot be read or written (an output file under /proc, a directory given as a file)
+            err.println(name + ": " + file);
             return USAGE;
         }
         err.println(name + ": internal error: " + ex);

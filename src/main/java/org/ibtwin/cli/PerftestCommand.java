@@ -338,11 +338,12 @@ abstract class PerftestCommand implements Callable<Integer> {
         ib.put("client", Names.node(r.client()));
         ib.put("numa", numa.trim().toLowerCase(Locale.ROOT));
         ib.put("switches", r.toServer().switches());
-        writeJson(json);
+        FileArgs.write(outJson != null && !outJson.isEmpty() ? "--out_json" : "--out_json_file",
+                () -> writeJson(json));
         if (plot != null) {
-            Plot.write(java.nio.file.Path.of(plot), plotTitle(r), "message size [bytes]",
-                    kind() == Kind.BW ? (reportGbits ? "BW average [Gb/sec]" : "BW average [MB/sec]")
-                            : "t_typical [usec]", points, kind() == Kind.LAT);
+            FileArgs.write("--plot", () -> Plot.write(java.nio.file.Path.of(plot), plotTitle(r),
+                    "message size [bytes]", kind() == Kind.BW ? (reportGbits ? "BW average [Gb/sec]"
+                            : "BW average [MB/sec]") : "t_typical [usec]", points, kind() == Kind.LAT));
         }
         return 0;
     }
@@ -415,12 +416,20 @@ abstract class PerftestCommand implements Callable<Integer> {
         return i;
     }
 
-    private void writeJson(ObjectNode json) throws IOException {
+    /** The JSON report's file, null when none is asked for. */
+    private String jsonFile() {
         if (outJson == null && outJsonFile == null) {
+            return null;
+        }
+        return outJson != null && !outJson.isEmpty() ? outJson
+                : outJsonFile != null ? outJsonFile : "perftest_out.json";
+    }
+
+    private void writeJson(ObjectNode json) throws IOException {
+        String name = jsonFile();
+        if (name == null) {
             return;
         }
-        String name = outJson != null && !outJson.isEmpty() ? outJson
-                : outJsonFile != null ? outJsonFile : "perftest_out.json";
         ObjectMapper om = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         Files.writeString(java.nio.file.Path.of(name), om.writeValueAsString(json) + "\n");
     }
@@ -473,6 +482,13 @@ abstract class PerftestCommand implements Callable<Integer> {
         }
         if (plot != null && !plot.toLowerCase(Locale.ROOT).matches(".*\\.(svg|png)")) {
             throw new IllegalArgumentException("--plot: name a .svg or .png file, got '" + plot + "'");
+        }
+        if (plot != null) {
+            FileArgs.check("--plot", plot);
+        }
+        String jsonFile = jsonFile();
+        if (jsonFile != null) {
+            FileArgs.check(outJson != null && !outJson.isEmpty() ? "--out_json" : "--out_json_file", jsonFile);
         }
         String numaMode = numa.trim().toLowerCase(Locale.ROOT);
         if (!numaMode.equals("near") && !numaMode.equals("far")) {

@@ -12,6 +12,7 @@ import java.awt.geom.Line2D;
 import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,14 +50,10 @@ final class Plot {
 
     /**
      * Writes the chart to {@code file}: PNG when it ends in .png, SVG otherwise. The y axis is linear from 0, or in
-     * decades when {@code logY} (latencies span 1 us to hundreds).
+     * decades when {@code logY} (latencies span 1 us to hundreds). The file's directory must exist.
      */
     static void write(Path file, String title, String xLabel, String yLabel, List<double[]> points, boolean logY)
             throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
         if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
             System.setProperty("java.awt.headless", "true");
             BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
@@ -70,8 +67,10 @@ final class Plot {
             } finally {
                 g.dispose();
             }
-            if (!ImageIO.write(img, "png", file.toFile())) {
-                throw new IOException("no PNG writer");
+            try (OutputStream o = Files.newOutputStream(file)) {   // the file's own error, not ImageIO's
+                if (!ImageIO.write(img, "png", o)) {
+                    throw new IOException("no PNG writer");
+                }
             }
         } else {
             Files.writeString(file, svg(title, xLabel, yLabel, points, logY), StandardCharsets.UTF_8);

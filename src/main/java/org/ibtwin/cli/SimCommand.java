@@ -71,6 +71,9 @@ public final class SimCommand implements Callable<Integer> {
         if (!(warmup >= 0 && warmup <= 600)) {
             throw new IllegalArgumentException("--warmup must be 0..600 seconds");
         }
+        if (script != null) {
+            FileArgs.readable("--script", script);   // every input before the endpoint and the JIT warm-up
+        }
         Fabric f = FabricFiles.load(fabric);
         try (Lab lab = Lab.of(f).noSm().start()) {
             IbsimServer server = lab.serve(local, port, Duration.ofMillis(Math.round(warmup * 1000)));

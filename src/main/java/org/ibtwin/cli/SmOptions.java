@@ -117,6 +117,9 @@ public final class SmOptions {
         if (timeoutMs < 1) {
             throw new IllegalArgumentException("--timeout must be at least 1 ms");
         }
+        if (guid2lid != null) {
+            FileArgs.notDirectory("--guid2lid", guid2lid);
+        }
         String chain = engines == null ? "minhop" : engines;
         RoutingEngines.chain(chain, RoutingEngines.Options.none());   // unknown names: exit 2 before anything runs
         List<Long> roots = List.of();

@@ -56,6 +56,7 @@ public final class SnapshotCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             PrintWriter err = spec.commandLine().getErr();
+            FileArgs.check("-o", output);   // before the fabric is read: a bad path costs nothing
             FabricState s;
             try {
                 Sources.Live live = transport.ibsim == null && transport.fabric == null ? null
@@ -67,7 +68,7 @@ public final class SnapshotCommand implements Runnable {
                 return DoctorCommand.UNREACHABLE;
             }
             Snapshot snap = Snapshot.of(s);
-            snap.write(output);
+            FileArgs.write("-o", () -> snap.write(output));
             spec.commandLine().getOut().println("wrote " + output + ": " + snap.nodes().size() + " nodes, "
                     + snap.links().size() + " links, " + snap.counters().size() + " ports with counters");
             spec.commandLine().getOut().flush();

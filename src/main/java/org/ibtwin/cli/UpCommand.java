@@ -112,6 +112,13 @@ public final class UpCommand implements Callable<Integer> {
         if (sweepSeconds < 0) {
             throw new IllegalArgumentException("--sweep must be 0 or more seconds");
         }
+        if (script != null) {
+            FileArgs.readable("--script", script);
+            if (once) {
+                throw new IllegalArgumentException("--script runs in the console, which --once does not start "
+                        + "(drop --once and end the script with Quit)");
+            }
+        }
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), 0, err, "ibtwin up");
         var partitions = sm.partitions();
         long t0 = System.nanoTime();
@@ -125,6 +132,8 @@ public final class UpCommand implements Callable<Integer> {
                 manager.onSweep(org.ibtwin.sm.SmDumps.writer(dumpDir, log));
             }
             sm.apply(manager, partitions, err, "ibtwin up");
+            // the endpoint's port is taken before the SM runs: a port in use is refused at once, not after SUBNET UP
+            IbsimServer server = once ? null : lab.serve(local, port, Duration.ZERO);
             long t1 = System.nanoTime();
             SweepReport r = lab.bringUp();
             Topology topo = manager.topology();
@@ -139,7 +148,7 @@ public final class UpCommand implements Callable<Integer> {
             if (once) {
                 return r.subnetUp() ? 0 : 1;
             }
-            serve(out, err, lab);
+            serve(out, err, lab, server);
             return 0;
         }
     }
@@ -224,8 +233,7 @@ public final class UpCommand implements Callable<Integer> {
     }
 
     /** The ibsim endpoint and the console, the SM sweeping on a thread of its own, until quit or killed. */
-    private void serve(PrintWriter out, PrintWriter err, Lab lab) throws Exception {
-        IbsimServer server = lab.serve(local, port, Duration.ZERO);
+    private void serve(PrintWriter out, PrintWriter err, Lab lab, IbsimServer server) throws Exception {
         String name = server.basename();
         out.printf("ibsim endpoint on %s; the SM sweeps every %d s and on traps%n", name != null
                 ? SimCommand.localSockets(name) : String.format(Locale.ROOT, "%s (UDP %d..%d)",

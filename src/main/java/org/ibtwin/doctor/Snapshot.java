@@ -189,11 +189,8 @@ public record Snapshot(String format, String source, String time, String topolog
         }
     }
 
+    /** Writes the archive to {@code file}, in a directory that must exist. */
     public void write(Path file) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
         Files.writeString(file, toJson() + "\n", StandardCharsets.UTF_8);
     }
 

@@ -117,15 +117,12 @@ public final class FabricFiles {
     }
 
     /**
-     * Writes {@code prefix.topo} (ibnetdiscover format) and {@code prefix.yaml} (the description that points at it).
+     * Writes {@code prefix.topo} (ibnetdiscover format) and {@code prefix.yaml} (the description that points at it),
+     * in the directory of {@code prefix}, which must exist.
      * A prefix ending in .topo or .yaml loses that extension first.
      */
     public static Path[] write(Fabric fabric, Path prefix) throws IOException {
         String base = prefix.getFileName().toString().replaceFirst("\\.(topo|yaml|yml)$", "");
-        Path dir = prefix.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
         Path topo = prefix.resolveSibling(base + ".topo");
         Path yaml = prefix.resolveSibling(base + ".yaml");
         try {

@@ -41,6 +41,8 @@ import org.ibtwin.model.PortCounter;
 public final class Console {
     public static final String PROMPT = "sim> ";
     private static final int MAX_DEPTH = 16;
+    /** The longest {@code Wait}: an hour (a longer one is a typo, and would hang a script for ever). */
+    static final long MAX_WAIT_SECONDS = 3600;
 
     /** A console line that cannot be run: what is wrong, in one line. */
     public static class CommandException extends RuntimeException {
@@ -372,7 +374,7 @@ public final class Console {
         out.println("                                      PortCountersExtended.<field>)");
         out.println("  Attached | clients                  the ibsim endpoint's clients");
         out.println("  X <client>                          disconnect a client");
-        out.println("  Wait <seconds>                      pause (in scripts)");
+        out.println("  Wait <seconds>                      pause, 1..3600 s (in scripts)");
         out.println("  flap <node> <port> [n]              the link goes down and up n times (default 1)");
         out.println("  cable <node> <port> <speed> <width> replug with a cable rated so (e.g. DDR 4x)");
         out.println("  down <node> <port> | up <node> <port>   a port fails / recovers");
@@ -727,8 +729,8 @@ public final class Console {
     private void waitSeconds(List<Word> args) {
         expect(args, 1, 1, "Wait <sec>");
         long sec = number(args.getFirst(), "wait");
-        if (sec <= 0) {
-            throw new CommandException("wait: bad param " + sec);
+        if (sec <= 0 || sec > MAX_WAIT_SECONDS) {
+            throw new CommandException("wait: bad param " + sec + " (1.." + MAX_WAIT_SECONDS + " seconds)");
         }
         try {
             Thread.sleep(sec * 1000);
