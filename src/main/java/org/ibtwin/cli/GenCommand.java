@@ -171,6 +171,12 @@ public final class GenCommand implements Callable<Integer> {
             throw new UsageException(option + " must be a whole number of at least 1, got '" + value + "'");
         }
 
+        /** ", 2x (split switch ports)" when the links run narrower than 4x, else nothing. */
+        static String width(Fabric f) {
+            return f.links().isEmpty() || f.links().get(0).activeWidth() == org.ibtwin.model.LinkWidth.X4 ? ""
+                    : ", " + f.links().get(0).activeWidth().label() + " (split switch ports)";
+        }
+
         static String counts(Fabric f) {
             return f.cas().size() + " hosts, " + f.switches().size() + " switches, " + f.links().size() + " links";
         }
@@ -185,7 +191,8 @@ public final class GenCommand implements Callable<Integer> {
         String levels;
 
         @Option(names = "--radix", paramLabel = "<n>",
-                description = "Ports per switch, even (default: the speed's switch: 36 EDR, 40 HDR, 64 NDR).")
+                description = "Ports per switch, even (default: the speed's switch: 36 EDR, 40 HDR, 64 NDR; up to twice that "
+                        + "on HDR and NDR: split ports, 2x, as an 80-port Quantum runs HDR100).")
         String radix;
 
         @Option(names = "--hosts", paramLabel = "<n>", description = "Hosts, one single-port CA each (required).")
@@ -243,7 +250,7 @@ public final class GenCommand implements Callable<Integer> {
             FatTreeSpec s = fatTreeSpec();
             FatTree.Plan p = FatTree.plan(s);
             return "fat-tree: " + s.levels() + " levels, radix " + s.radix() + ", " + s.blockingLabel() + ", "
-                    + s.speed().label() + ": " + counts(fabric) + " (" + p.leaves() + " leaves, " + p.spines()
+                    + s.speed().label() + width(fabric) + ": " + counts(fabric) + " (" + p.leaves() + " leaves, " + p.spines()
                     + " spines" + (p.cores() > 0 ? ", " + p.cores() + " cores in " + p.pods() + " pods" : "") + ")";
         }
     }
@@ -338,7 +345,8 @@ public final class GenCommand implements Callable<Integer> {
         String hosts;
 
         @Option(names = "--radix", paramLabel = "<n>",
-                description = "Ports of the switch (default: the speed's switch: 36 EDR, 40 HDR, 64 NDR).")
+                description = "Ports of the switch (default: the speed's switch: 36 EDR, 40 HDR, 64 NDR; up to twice that on "
+                        + "HDR and NDR: split ports, 2x).")
         String radix;
 
         public SingleSwitchCommand() {
@@ -357,7 +365,7 @@ public final class GenCommand implements Callable<Integer> {
 
         @Override
         String describe(Fabric fabric) {
-            return "single-switch, " + speed().label() + ": " + counts(fabric);
+            return "single-switch, " + speed().label() + width(fabric) + ": " + counts(fabric);
         }
     }
 }

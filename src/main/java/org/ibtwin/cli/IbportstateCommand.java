@@ -1,12 +1,18 @@
 package org.ibtwin.cli;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.ibtwin.diag.Addresses;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.OpFailure;
 import org.ibtwin.diag.PortStateOps;
+import org.ibtwin.diag.QueryException;
+import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.mad.Field;
 import org.ibtwin.mad.PortId;
+import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +33,9 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibportstate 3 1 speed 1     # by lid",
             "  ibtwin ibportstate 3 1 width 1     # by lid",
             "  ibtwin ibportstate -D 0 1 lid 0x1234 arm   # by direct route",
-            "--json prints the port's PortInfo fields after the operation."})
+            "",
+            "--json prints the port's PortInfo fields after the operation instead (64-bit fields as hex; the",
+            "M_Key only with -K)."})
 public final class IbportstateCommand extends DiagCommand {
     @Mixin
     DiagOptions diag;
@@ -43,6 +51,9 @@ public final class IbportstateCommand extends DiagCommand {
     @Option(names = {"-K", "--show_keys"}, description = "Display security keys in output.")
     boolean showKeys;
 
+    @Option(names = "--json", description = "Print the port's PortInfo after the operation as JSON.")
+    boolean json;
+
     @Parameters(arity = "0..*", paramLabel = "<dest dr_path|lid|guid> <portnum> [<op>]",
             description = "The port and the operation.")
     List<String> args = new ArrayList<>();
@@ -50,6 +61,24 @@ public final class IbportstateCommand extends DiagCommand {
     @Override
     String tool() {
         return "ibportstate";
+    }
+
+    /** The port's PortInfo fields after the operation, in the attribute's table order. */
+    private Map<String, Object> json(PortId dest, int port, PortStateOps.Request r, byte[] pi) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (Field f : SmpAttributes.PORT_INFO.fields()) {
+            if (f.isArray() || (f.name().equals("Mkey") && !showKeys)) {
+                continue;
+            }
+            long v = f.get(pi, 0);
+            fields.put(f.name(), f.bitLength() > 32 ? String.format("0x%016x", v) : v);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("destination", dest.toString());
+        m.put("port", port);
+        m.put("operation", r.op().word());
+        m.put("portInfo", fields);
+        return m;
     }
 
     @Override
@@ -73,6 +102,17 @@ public final class IbportstateCommand extends DiagCommand {
                 new PortStateOps(q, showKeys, w -> warn(w)).run(dest, port, r, q.localPort().lid(), out);
             } catch (OpFailure f) {
                 throw failed("", f);
+            }
+            if (json) {
+                byte[] pi;
+                try {
+                    pi = q.smpGet(dest, AttributeIds.PORT_INFO, port);
+                } catch (QueryException e) {
+                    warnQuery(e);
+                    throw new IbError("smp query portinfo failed", e);
+                }
+                out.setLength(0);
+                out.append(Json.write(json(dest, port, r, pi)));
             }
         }
         return 0;

@@ -77,8 +77,8 @@ public final class SmCommand implements Callable<Integer> {
     String smKey;
 
     @Option(names = "--dump-dir", paramLabel = "<dir>",
-            description = "Write OpenSM's dumps there after each sweep as master: opensm-subnet.lst, "
-                    + "opensm-lfts.dmp, ibtwin-balance.txt.")
+            description = "Write OpenSM's dumps there after each sweep as master: " + SmDumps.SUBNET_LST + ", "
+                    + SmDumps.LFTS + ", " + SmDumps.BALANCE + ".")
     java.nio.file.Path dumpDir;
 
     /** The environment; tests replace it. */

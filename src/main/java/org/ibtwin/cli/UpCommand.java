@@ -98,8 +98,8 @@ public final class UpCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--dump-dir", paramLabel = "<dir>",
-            description = "Write OpenSM's dumps there after each sweep: opensm-subnet.lst, opensm-lfts.dump, "
-                    + "ibtwin-routing-balance.txt.")
+            description = "Write OpenSM's dumps there after each sweep: " + org.ibtwin.sm.SmDumps.SUBNET_LST + ", "
+                    + org.ibtwin.sm.SmDumps.LFTS + ", " + org.ibtwin.sm.SmDumps.BALANCE + ".")
     Path dumpDir;
 
     @Override

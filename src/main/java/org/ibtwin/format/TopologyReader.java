@@ -658,8 +658,9 @@ public final class TopologyReader {
                 if (d.maxSpeed().compareTo(s) > 0) {
                     s = d.maxSpeed();
                 }
-                if (d.maxWidth().lanes() > w.lanes()) {
-                    w = d.maxWidth();
+                LinkWidth dw = DeviceCatalog.widthAt(d, n.numPorts());   // an 80-port Quantum: split, 2x
+                if (dw.lanes() > w.lanes()) {
+                    w = dw;
                 }
             }
             DeviceCatalog.setCapabilities(n, s, w);

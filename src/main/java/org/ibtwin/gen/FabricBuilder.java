@@ -16,14 +16,15 @@ import org.ibtwin.model.PcieGen;
 import org.ibtwin.model.Port;
 
 /**
- * Creates the nodes and cables of a generated fabric: one speed, 4x everywhere, GUIDs handed out from a base.
+ * Creates the nodes and cables of a generated fabric: one speed and one width everywhere (4x, or 2x on switches
+ * split to twice their ports: {@link DeviceCatalog#widthAt}), GUIDs handed out from a base.
  *
  * <p>GUID layout, all within {@code base .. base + GUID_SPAN}: CA {@code i} (0-based) has node GUID
  * {@code base + 2(i+1)} and port GUID one above it; switch {@code i} has {@code base + SWITCH_OFFSET + i} on the
  * node and every port. The two ranges cannot meet below 2^30 nodes of either kind.
  */
 final class FabricBuilder {
-    /** Width of every generated link. */
+    /** Width of every generated link unless the switches run split. */
     static final LinkWidth WIDTH = LinkWidth.X4;
     /** Where switch GUIDs start above the base. */
     static final long SWITCH_OFFSET = 0x8000_0000L;
@@ -47,7 +48,8 @@ final class FabricBuilder {
     private final int speedsEnabled;
     private final int switchSpeedsSupported;
     private final int caSpeedsSupported;
-    private final int widths = LinkWidth.upTo(WIDTH);
+    private final LinkWidth width;
+    private final int widths;
     final Cable hostCable;
     final Cable switchCable;
     final Cable coreCable;
@@ -58,6 +60,13 @@ final class FabricBuilder {
      * @param hostName the human name of host {@code n}, 1-based
      */
     FabricBuilder(LinkSpeed speed, long guidBase, IntFunction<String> hostName) {
+        this(speed, guidBase, hostName, 0);
+    }
+
+    /**
+     * @param radix the switches' port count, which sets the width ({@link DeviceCatalog#widthAt}); 0 for no switch
+     */
+    FabricBuilder(LinkSpeed speed, long guidBase, IntFunction<String> hostName, int radix) {
         checkSpeed(speed);
         this.speed = speed;
         this.guidBase = guidBase;
@@ -69,9 +78,11 @@ final class FabricBuilder {
         this.speedsEnabled = LinkSpeed.upTo(speed);
         this.switchSpeedsSupported = LinkSpeed.upTo(switchDevice.maxSpeed()) | speedsEnabled;
         this.caSpeedsSupported = LinkSpeed.upTo(caDevice.maxSpeed()) | speedsEnabled;
-        this.hostCable = new Cable(CableKind.PASSIVE_COPPER, HOST_CABLE_METRES, speed, WIDTH);
-        this.switchCable = new Cable(CableKind.ACTIVE_OPTICAL, SWITCH_CABLE_METRES, speed, WIDTH);
-        this.coreCable = new Cable(CableKind.ACTIVE_OPTICAL, CORE_CABLE_METRES, speed, WIDTH);
+        this.width = radix == 0 ? WIDTH : DeviceCatalog.widthAt(switchDevice, radix);
+        this.widths = LinkWidth.upTo(width);
+        this.hostCable = new Cable(CableKind.PASSIVE_COPPER, HOST_CABLE_METRES, speed, width);
+        this.switchCable = new Cable(CableKind.ACTIVE_OPTICAL, SWITCH_CABLE_METRES, speed, width);
+        this.coreCable = new Cable(CableKind.ACTIVE_OPTICAL, CORE_CABLE_METRES, speed, width);
     }
 
     /** Rejects a speed the device catalog has no switch or CA for. */
@@ -145,9 +156,9 @@ final class FabricBuilder {
     /** Cables two ports; the link must come up at the fabric's speed and width. */
     Link connect(Port a, Port b, Cable cable) {
         Link l = fabric.connect(a, b, cable);
-        if (!l.isUp() || l.activeSpeed() != speed || l.activeWidth() != WIDTH) {
+        if (!l.isUp() || l.activeSpeed() != speed || l.activeWidth() != width) {
             throw new IllegalStateException("generated link " + l + " trained at " + l.activeWidth() + " "
-                    + l.activeSpeed() + ", not " + WIDTH.label() + " " + speed.label());
+                    + l.activeSpeed() + ", not " + width.label() + " " + speed.label());
         }
         return l;
     }

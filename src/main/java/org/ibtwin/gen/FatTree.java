@@ -59,10 +59,13 @@ public final class FatTree {
         return new Plan(d, u, pods, leaves, pods * u, u * ceilDiv(pods * k, r));
     }
 
-    /** Builds the fabric {@code spec} describes, every link trained at 4x and the spec's speed. */
+    /**
+     * Builds the fabric {@code spec} describes, every link trained at the spec's speed and 4x (2x where the radix
+     * asks for split switch ports, {@link org.ibtwin.model.DeviceCatalog#widthAt}).
+     */
     public static Fabric build(FatTreeSpec spec) {
         Plan plan = plan(spec);
-        FabricBuilder b = new FabricBuilder(spec.speed(), spec.guidBase(), spec::hostName);
+        FabricBuilder b = new FabricBuilder(spec.speed(), spec.guidBase(), spec::hostName, spec.radix());
         Node[] leaves = spec.levels() == 2 ? buildTwoLevels(spec, plan, b) : buildThreeLevels(spec, plan, b);
         int d = plan.downPorts();
         for (int i = 0; i < spec.hosts(); i++) {

@@ -30,7 +30,7 @@ public final class Shapes {
         if (hosts < 1 || hosts > radix) {
             throw new IllegalArgumentException("hosts must be 1..radix (" + radix + "), got " + hosts);
         }
-        FabricBuilder b = builder(speed);
+        FabricBuilder b = builder(speed, radix);
         Node sw = b.addSwitch("switch01", radix);
         for (int i = 1; i <= hosts; i++) {
             b.connect(b.addHost().port(1), sw.port(i), b.hostCable);
@@ -39,10 +39,14 @@ public final class Shapes {
     }
 
     private static FabricBuilder builder(LinkSpeed speed) {
+        return builder(speed, 0);
+    }
+
+    private static FabricBuilder builder(LinkSpeed speed, int radix) {
         if (speed == null) {
             throw new IllegalArgumentException("speed is required");
         }
         return new FabricBuilder(speed, FatTreeSpec.DEFAULT_GUID_BASE,
-                n -> String.format(Locale.ROOT, FatTreeSpec.DEFAULT_HOST_NAME, n));
+                n -> String.format(Locale.ROOT, FatTreeSpec.DEFAULT_HOST_NAME, n), radix);
     }
 }

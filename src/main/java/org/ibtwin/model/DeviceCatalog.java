@@ -89,12 +89,22 @@ public final class DeviceCatalog {
         return best == null ? fallback : best;
     }
 
+    /**
+     * The width a switch's ports run at when it has {@code radix} ports: its own, or 2x when a switch whose 4x ports
+     * split in two (Quantum, Quantum-2) has more ports than it has 4x ones, up to twice as many: an 80-port Quantum
+     * runs HDR100 (2x HDR), a 128-port Quantum-2 NDR200 (2x NDR).
+     */
+    public static LinkWidth widthAt(Device sw, int radix) {
+        boolean splits = sw.equals(QUANTUM) || sw.equals(QUANTUM2);
+        return splits && radix > sw.ports() && radix <= 2 * sw.ports() ? LinkWidth.X2 : sw.maxWidth();
+    }
+
     /** Applies a device's identity and port capabilities to a node. */
     public static void apply(Node n, Device d) {
         n.setIds(d.vendorId(), d.deviceId(), n.revision());
         n.setFirmware(d.firmware());
         n.setEnhancedPort0(d.type() == NodeType.SWITCH && d.enhancedPort0());
-        setCapabilities(n, d.maxSpeed(), d.maxWidth());
+        setCapabilities(n, d.maxSpeed(), widthAt(d, n.numPorts()));
     }
 
     /** Sets every physical port of a node to support and enable up to a speed and width. */

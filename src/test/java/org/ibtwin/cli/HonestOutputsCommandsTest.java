@@ -1,0 +1,84 @@
+package org.ibtwin.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.Link;
+import org.ibtwin.model.LinkSpeed;
+import org.ibtwin.model.LinkWidth;
+import org.ibtwin.sm.SmDumps;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a command promises is what it does: help texts, options, generated fabrics. */
+class HonestOutputsCommandsTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @TempDir
+    Path dir;
+
+    private int run(String... args) {
+        return Cli.executeAfresh(out, err, args);
+    }
+
+    /** ibportstate's --json, which its help promises, is an option and prints the PortInfo after the operation. */
+    @Test
+    void ibportstateJsonIsTheOptionItsHelpPromises() throws Exception {
+        assertThat(run("ibportstate", "--help")).isZero();
+        assertThat(out.toString()).contains("      --json              Print the port's PortInfo after the operation "
+                + "as JSON.\n");
+        assertThat(run("ibportstate", "3", "1", "--json")).isZero();
+        JsonNode j = new ObjectMapper().readTree(out.toString());
+        assertThat(j.get("destination").asText()).isEqualTo("Lid 3");
+        assertThat(j.get("operation").asText()).isEqualTo("query");
+        assertThat(j.at("/portInfo/LinkState").asInt()).isEqualTo(4);
+        assertThat(j.at("/portInfo/LinkWidthActive").asInt()).isEqualTo(2);   // 4x
+        assertThat(j.at("/portInfo/Mkey").isMissingNode()).isTrue();          // only with -K
+        assertThat(run("ibportstate", "3", "1", "disable", "--json")).isZero();
+        j = new ObjectMapper().readTree(out.toString());
+        assertThat(j.get("operation").asText()).isEqualTo("disable");
+        assertThat(j.at("/portInfo/PhysLinkState").asInt()).isEqualTo(3);     // Disabled, after the operation
+    }
+
+    /** sm --help and up --help name the files the dumps are written to. */
+    @Test
+    void dumpDirHelpNamesTheFilesWritten() {
+        assertThat(SmDumps.LFTS).isEqualTo("opensm-lfts.dump");
+        assertThat(SmDumps.BALANCE).isEqualTo("ibtwin-routing-balance.txt");
+        for (String cmd : new String[] {"sm", "up"}) {
+            assertThat(run(cmd, "--help")).isZero();
+            assertThat(out.toString().replaceAll("\\s+", " ")).contains("opensm-subnet.lst, opensm-lfts.dump, "
+                    + "ibtwin-routing-balance.txt.").doesNotContain(".dmp").doesNotContain("ibtwin-balance.txt");
+        }
+    }
+
+    /** An 80-port Quantum runs its ports split, 2x HDR (HDR100), as the real one does; 40 ports stay 4x. */
+    @Test
+    void eightyPortHdrSwitchesRunHdr100() throws Exception {
+        assertThat(run("gen", "fat-tree", "--radix", "80", "--speed", "HDR", "--hosts", "160", "-o",
+                dir.resolve("q80").toString())).isZero();
+        assertThat(out.toString()).isEqualTo("fat-tree: 2 levels, radix 80, 1:1, HDR, 2x (split switch ports): 160 "
+                + "hosts, 6 switches, 320 links (4 leaves, 2 spines) -> " + dir.resolve("q80") + "\n");
+        Fabric f = FabricFiles.load(dir.resolve("q80.topo").toString());
+        for (Link l : f.links()) {
+            assertThat(l.activeWidth()).as(l.toString()).isEqualTo(LinkWidth.X2);
+            assertThat(l.activeSpeed()).isEqualTo(LinkSpeed.HDR);
+        }
+        assertThat(Files.readString(dir.resolve("q80.topo"))).contains("\t# \"node001 mlx5_0\" lid 0 2xHDR\n");
+        // read back, the split Quantum is not a degraded 4x one
+        assertThat(run("topo", dir.resolve("q80.topo").toString())).isZero();
+        assertThat(out.toString()).contains("  2xHDR       320   100 Gb/s\n",
+                "Links trained below what both ends support: none\n");
+        assertThat(run("gen", "single-switch", "--radix", "40", "--hosts", "2", "-o",
+                dir.resolve("q40").toString())).isZero();
+        assertThat(out.toString()).isEqualTo("single-switch, HDR: 2 hosts, 1 switches, 2 links -> "
+                + dir.resolve("q40") + "\n");
+    }
+}
