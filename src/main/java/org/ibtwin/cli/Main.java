@@ -1,7 +1,10 @@
 package org.ibtwin.cli;
 
 import java.io.PrintWriter;
+import org.ibtwin.diag.QueryException;
 import org.ibtwin.format.FormatException;
+import org.ibtwin.sm.SmException;
+import org.ibtwin.transport.MadTransportException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -62,6 +65,11 @@ public final class Main implements Runnable {
         if (ex instanceof FormatException || ex instanceof IllegalArgumentException) {
             err.println(name + ": " + ex.getMessage());
             return USAGE;
+        }
+        if (ex instanceof SmException || ex instanceof MadTransportException || ex instanceof QueryException) {
+            // expected failures of a fabric that does not answer as it should: what failed, no class names
+            err.println(name + ": " + ex.getMessage());
+            return 1;
         }
         String file = FileArgs.describe(ex);
         if (file != null) {

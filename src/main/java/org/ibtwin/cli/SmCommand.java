@@ -134,6 +134,7 @@ public final class SmCommand implements Callable<Integer> {
         SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin sm", !quiet, true);
         try (IbsimClient t = client) {
             LocalPort lp = t.localPort();
+            refuseAnotherSmHere(t, target);
             log.info(String.format("ibtwin sm: attached at %s node \"%s\" port %d (port GUID 0x%016x), priority %d, "
                     + "routing %s", target.address(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
                     priority, cfg.routingEngines()));
@@ -179,6 +180,20 @@ public final class SmCommand implements Callable<Integer> {
             machine.run(stop);
             manager.detach();
             return 0;
+        }
+    }
+
+    /**
+     * Refuses a port where an SM already runs (its PortInfo has IsSM set, as {@code ibtwin up}'s SM sets it): two
+     * SMs on one port cannot tell each other apart by SMInfo and both go MASTER. Real OpenSM refuses the same way,
+     * failing to bind the port's SM class; an admin wants this one at another port, where the two would elect a
+     * master and this one would go STANDBY.
+     */
+    private static void refuseAnotherSmHere(IbsimClient t, TransportOptions.Target target) {
+        if (t.refreshLocalPort() != null && t.portHasSm()) {
+            throw new IllegalArgumentException(String.format("another SM already runs at %s node \"%s\" port %d "
+                    + "(its IsSM bit is set); attach this one at another port (--sim-host NODE or -g GUID)",
+                    target.address(), t.attachedNode(), t.localPort().portNumber()));
         }
     }
 

@@ -417,6 +417,15 @@ public final class IbsimClient implements MadTransport {
         return localPort;
     }
 
+    /**
+     * Whether the attached port's PortInfo, as the server last sent it ({@link #refreshLocalPort}), has the IsSM
+     * capability bit: an SM (another client's, or the server's own) runs at this port.
+     */
+    public boolean portHasSm() {
+        int capMask = ByteBuffer.wrap(portInfo).getInt(20);
+        return (capMask & 0x2) != 0;
+    }
+
     /** Sets or clears IsSM on the attached port; with it set, requests to QP0/QP1 of the port come to this client. */
     public void setIsSm(boolean on) {
         checkOpen();

@@ -9,6 +9,12 @@ import java.net.StandardProtocolFamily;
 import java.nio.channels.DatagramChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.sim.Attachment;
+import org.ibtwin.sim.IbsimServer;
+import org.ibtwin.sim.MadSink;
+import org.ibtwin.sim.Twin;
+import org.ibtwin.transport.MadAddress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -119,5 +125,92 @@ class BadInputCommandsTest {
                 .isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin sim: " + s + ":1: wait: bad param 99999999999 (1..3600 "
                 + "seconds)\n");
+    }
+
+    /** {@code sm} where {@code up}'s SM already runs: refused in one line, not a second MASTER. */
+    @Test
+    void aSecondSmOnTheSamePortIsRefused() throws Exception {
+        Twin twin = Twin.of(FabricFiles.load((String) null));
+        Attachment upSm = twin.attach(null, 0);   // where up puts its SM: the first CA's port 1
+        upSm.setIsSm(true);
+        try (IbsimServer server = new IbsimServer(node -> twin.attach(node, 0))) {
+            server.start(InetAddress.getLoopbackAddress(), 18150);
+            assertThat(run("sm", "-o", "--ibsim", "127.0.0.1:18150")).isEqualTo(2);
+            assertThat(err.toString()).isEqualTo("ibtwin sm: another SM already runs at 127.0.0.1:18150 node "
+                    + "\"H-0002c90300000002\" port 1 (its IsSM bit is set); attach this one at another port "
+                    + "(--sim-host NODE or -g GUID)\n");
+        }
+    }
+
+    /** A server that takes the CONNECT but never answers a MAD: one plain line, no "internal error". */
+    @Test
+    void aServerThatNeverAnswersIsOnePlainLine() throws Exception {
+        Twin twin = Twin.of(FabricFiles.load((String) null));
+        try (IbsimServer server = new IbsimServer(node -> mute(twin.attach(node, 0)))) {
+            server.start(InetAddress.getLoopbackAddress(), 18160);
+            assertThat(run("sm", "-o", "--ibsim", "127.0.0.1:18160", "-t", "20", "--retries", "0")).isEqualTo(1);
+            assertThat(err.toString()).isEqualTo("ibtwin sm: discovery failed: the SM's own port does not answer "
+                    + "NodeInfo (NodeInfo of the SM's own node: timeout (1 attempts of 20 ms))\n");
+        }
+    }
+
+    /** An attachment that accepts the connection and drops every MAD. */
+    private static Attachment mute(Attachment a) {
+        return new Attachment() {
+            @Override
+            public String nodeName() {
+                return a.nodeName();
+            }
+
+            @Override
+            public int portNumber() {
+                return a.portNumber();
+            }
+
+            @Override
+            public long nodeGuid() {
+                return a.nodeGuid();
+            }
+
+            @Override
+            public long portGuid() {
+                return a.portGuid();
+            }
+
+            @Override
+            public byte[] nodeInfo() {
+                return a.nodeInfo();
+            }
+
+            @Override
+            public byte[] portInfo() {
+                return a.portInfo();
+            }
+
+            @Override
+            public int[] pkeys() {
+                return a.pkeys();
+            }
+
+            @Override
+            public void setIsSm(boolean isSm) {
+                a.setIsSm(isSm);
+            }
+
+            @Override
+            public void send(byte[] mad, MadAddress to) {
+                // dropped
+            }
+
+            @Override
+            public void onReceive(MadSink sink) {
+                // nothing ever arrives
+            }
+
+            @Override
+            public void detach() {
+                a.detach();
+            }
+        };
     }
 }
