@@ -26,7 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = "Examine a fabric and name each problem with its evidence and fix, most severe first.",
         footer = {"", "The fabric: a fabric file (ibnetdiscover dump, ibsim net file or description; default: the",
             "built-in one), --from DIR (saved outputs of the real tools, recognised by content), or --ibsim",
-            "HOST:PORT (live, over MADs).",
+            "HOST:PORT (live, over MADs; without a file or --from, IBSIM_SERVER_NAME/PORT or IBSIM_SOCKNAME too).",
             "Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 bad input,",
             "3 the live fabric could not be read."})
 public final class DoctorCommand implements Callable<Integer> {
@@ -76,15 +76,15 @@ public final class DoctorCommand implements Callable<Integer> {
         if (fail == null) {
             throw new IllegalArgumentException("--fail-on: \"" + failOn + "\" is not critical, error, warning or info");
         }
-        if (interval != null && (interval < 1 || transport.ibsim == null)) {
-            throw new IllegalArgumentException(transport.ibsim == null ? "--interval needs --ibsim"
-                    : "--interval must be at least 1 second");
+        boolean offline = fabric != null || from != null;
+        if (interval != null && (interval < 1 || !transport.liveIbsim(offline))) {
+            throw new IllegalArgumentException(!transport.liveIbsim(offline) ? "--interval needs --ibsim (or "
+                    + "IBSIM_SERVER_NAME/PORT)" : "--interval must be at least 1 second");
         }
         Thresholds t = thresholds == null ? new Thresholds() : Thresholds.read(thresholds);
         FabricState state;
         try {
-            Sources.Live live = transport.ibsim == null && transport.fabric == null ? null
-                    : new Sources.Live(transport.target().toString(), transport::open);
+            Sources.Live live = transport.live(offline);
             state = Sources.open(fabric, from, live, interval == null ? null
                     : Duration.ofSeconds(interval), line -> {
                         err.println("ibtwin doctor: " + line);

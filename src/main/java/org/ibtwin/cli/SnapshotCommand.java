@@ -59,8 +59,7 @@ public final class SnapshotCommand implements Runnable {
             FileArgs.check("-o", output);   // before the fabric is read: a bad path costs nothing
             FabricState s;
             try {
-                Sources.Live live = transport.ibsim == null && transport.fabric == null ? null
-                        : new Sources.Live(transport.target().toString(), transport::open);
+                Sources.Live live = transport.live(fabric != null || from != null);
                 s = Sources.open(fabric, from, live, null, line -> err.println("ibtwin snapshot: " + line));
             } catch (MadTransportException | QueryException e) {
                 err.println("ibtwin snapshot save: cannot read " + transport.target() + ": "

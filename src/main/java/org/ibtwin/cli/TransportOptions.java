@@ -132,6 +132,24 @@ public final class TransportOptions {
                 blank(port) ? 7070 : port(port.trim(), "IBSIM_SERVER_PORT=" + port), node);
     }
 
+    /**
+     * For the commands that read a fabric file or saved outputs too (doctor, snapshot save): the live fabric to read,
+     * or null to read {@code offline} instead. --ibsim and --fabric always mean live; without them a file or
+     * directory given ({@code offline}) wins over the environment, and the environment (IBSIM_SERVER_NAME/PORT,
+     * IBSIM_SOCKNAME, read as every diag tool reads them) over the built-in default fabric.
+     */
+    org.ibtwin.doctor.Sources.Live live(boolean offline) {
+        if (ibsim == null && fabric == null && (offline || target().isInProcess())) {
+            return null;
+        }
+        return new org.ibtwin.doctor.Sources.Live(target().toString(), this::open);
+    }
+
+    /** Whether {@link #live} reads a running ibsim (for options only a live ibsim has, like --interval). */
+    boolean liveIbsim(boolean offline) {
+        return live(offline) != null && !target().isInProcess();
+    }
+
     /** Attaches at {@link #target()}: the transport, which the caller closes. */
     public MadTransport open() {
         Target t = target();

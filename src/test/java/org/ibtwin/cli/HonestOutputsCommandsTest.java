@@ -81,4 +81,22 @@ class HonestOutputsCommandsTest {
         assertThat(out.toString()).isEqualTo("single-switch, HDR: 2 hosts, 1 switches, 2 links -> "
                 + dir.resolve("q40") + "\n");
     }
+
+    /** doctor reads IBSIM_SERVER_NAME/PORT as every diag tool does; a file given still wins over them. */
+    @Test
+    void doctorReadsTheIbsimEnvironmentLikeTheTools() throws Exception {
+        org.ibtwin.sim.Twin twin = org.ibtwin.sim.Twin.of(FabricFiles.load((String) null));
+        try (org.ibtwin.sim.IbsimServer server = new org.ibtwin.sim.IbsimServer(node -> twin.attach(node, 0))) {
+            server.start(java.net.InetAddress.getLoopbackAddress(), 18185);
+            picocli.CommandLine cl = Main.commandLine();
+            cl.setOut(new java.io.PrintWriter(out, true));
+            cl.setErr(new java.io.PrintWriter(err, true));
+            DoctorCommand d = cl.getSubcommands().get("doctor").getCommand();
+            d.transport.env = java.util.Map.of("IBSIM_SERVER_NAME", "127.0.0.1", "IBSIM_SERVER_PORT", "18185");
+            cl.execute("doctor");
+            assertThat(out.toString()).startsWith("ibtwin doctor: ibsim at 127.0.0.1:18185 (65 nodes (5 switches, "
+                    + "60 CAs), 120 links)\n");
+            assertThat(err.toString()).startsWith("ibtwin doctor: discovered 65 nodes, 120 links\n");
+        }
+    }
 }
