@@ -1,10 +1,13 @@
 package org.ibtwin.cli;
 
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Map;
 import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.MadTransport;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Where a diagnostic command finds the fabric, a picocli mixin every diag command shares: {@code --ibsim HOST:PORT},
@@ -44,6 +47,13 @@ public final class TransportOptions {
 
     /** The environment read for IBSIM_SERVER_NAME, IBSIM_SERVER_PORT and SIM_HOST; tests replace it. */
     Map<String, String> env = System.getenv();
+
+    /** The command these options are mixed into: its stderr takes the simulated-fabric notice. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    /** Whether this command run has said it answers from a simulated fabric (said once, however often it opens). */
+    private boolean noticed;
 
     /**
      * Where to attach: an ibsim server and the node to attach at (null: ibsim's default); or, when {@code host} is
@@ -140,6 +150,9 @@ public final class TransportOptions {
      */
     org.ibtwin.doctor.Sources.Live live(boolean offline) {
         if (ibsim == null && fabric == null && (offline || target().isInProcess())) {
+            if (!offline) {
+                noticeSimulated(null);   // nothing named at all: the built-in default fabric
+            }
             return null;
         }
         return new org.ibtwin.doctor.Sources.Live(target().toString(), this::open);
@@ -150,14 +163,36 @@ public final class TransportOptions {
         return live(offline) != null && !target().isInProcess();
     }
 
-    /** Attaches at {@link #target()}: the transport, which the caller closes. */
+    /**
+     * Attaches at {@link #target()}: the transport, which the caller closes. This is the one place the in-process
+     * (simulated) fabric is chosen, so the one place that says so: one line on stderr, once per command run.
+     */
     public MadTransport open() {
         Target t = target();
         if (t.isInProcess()) {
+            noticeSimulated(t.fabric());
             return org.ibtwin.lab.LabTransport.open(org.ibtwin.format.FabricFiles.load(t.fabric()),
                     t.fabric() == null ? "the default fabric" : t.fabric(), t.simHost());
         }
         return t.connect(t.simHost(), false);
+    }
+
+    /**
+     * Says on stderr, once, that the command answers from a simulated fabric, naming it: {@code fabric} (given by
+     * --fabric), or null for the built-in default that is used when no transport is named. An admin on a real
+     * cluster must never take the twin's answers for the fabric's.
+     */
+    void noticeSimulated(String fabric) {
+        if (noticed) {
+            return;
+        }
+        noticed = true;
+        String line = fabric == null
+                ? "ibtwin: no transport given: querying the simulated fabric default (built-in)"
+                : "ibtwin: querying the simulated fabric " + fabric + " (an in-process twin, not a real fabric)";
+        PrintWriter err = mixee != null ? mixee.commandLine().getErr() : new PrintWriter(System.err, true);
+        err.println(line);
+        err.flush();
     }
 
     /** A local-mode ibsim's name, checked: {@code <name>:ctl} and its clients' names must be abstract names. */

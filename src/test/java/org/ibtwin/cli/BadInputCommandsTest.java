@@ -42,7 +42,8 @@ class BadInputCommandsTest {
         assertThat(run("ib_write_bw", "node001", "node002", "--out_json=/proc/x.json")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin ib_write_bw: --out_json: cannot write /proc/x.json: No such "
                 + "file or directory\n");
-        assertThat(run("snapshot", "save", "-o", "/proc/x.json")).isEqualTo(2);
+        assertThat(run("snapshot", "save", "-o", "/proc/x.json", "src/main/resources/fabrics/default.yaml"))
+                .isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin snapshot save: -o: cannot write /proc/x.json: No such file or "
                 + "directory\n");
         assertThat(run("gen", "back-to-back", "-o", "/proc/x")).isEqualTo(2);

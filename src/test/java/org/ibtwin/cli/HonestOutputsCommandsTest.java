@@ -99,4 +99,35 @@ class HonestOutputsCommandsTest {
             assertThat(err.toString()).startsWith("ibtwin doctor: discovered 65 nodes, 120 links\n");
         }
     }
+
+    /**
+     * With no transport named, the tools answer from the built-in simulated fabric, and say so: one line on stderr,
+     * naming it, once per run (ibstat node017 attaches twice). stdout stays what the real tool prints.
+     */
+    @Test
+    void answersFromTheSimulatedFabricSaySoOnStderr() throws Exception {
+        String notice = "ibtwin: no transport given: querying the simulated fabric default (built-in)\n";
+        DiagCommand.opener = o -> {
+            o.env = java.util.Map.of();   // whatever the machine running the tests has set
+            return o.open();
+        };
+        try {
+            assertThat(run("sminfo")).isZero();
+            assertThat(out.toString()).isEqualTo("sminfo: sm lid 6 sm guid 0x2c90300000003, activity count 1 "
+                    + "priority 0 state 3 SMINFO_MASTER\n");
+            assertThat(err.toString()).isEqualTo(notice);
+            assertThat(run("ibstat", "node017")).isZero();
+            assertThat(out.toString()).startsWith("CA 'mlx5_0'\n");
+            assertThat(err.toString()).isEqualTo(notice);
+            assertThat(run("ibnetdiscover", "-S")).isZero();
+            assertThat(err.toString()).isEqualTo(notice);
+            Path pair = dir.resolve("pair.topo");
+            org.ibtwin.format.TopologyWriter.write(org.ibtwin.gen.Shapes.backToBack(LinkSpeed.HDR), pair);
+            assertThat(run("ibstat", "--fabric", pair.toString())).isZero();
+            assertThat(err.toString()).isEqualTo("ibtwin: querying the simulated fabric " + pair + " (an in-process "
+                    + "twin, not a real fabric)\n");
+        } finally {
+            DiagCommand.opener = TransportOptions::open;
+        }
+    }
 }
