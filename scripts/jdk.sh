@@ -17,3 +17,78 @@ find_jdk() {
   fi
   return 1
 }
+
+# Maven's JVM options for the JDK at $1: quiet about sun.misc.Unsafe where the JDK knows the flag (23+; a JDK 21
+# or 22 refuses to start with it).
+maven_opts() {
+  if [ "$(java_major "$1/bin/java")" -ge 23 ]; then
+    echo "${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+  else
+    echo "${MAVEN_OPTS:-}"
+  fi
+}
+
+# Installing with apt as root, or through sudo: sets sudo_cmd, or says why not (naming the caller, $1) and fails.
+apt_ready() {
+  sudo_cmd=""
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "$1: no apt-get here: install $2 by hand" >&2
+    return 1
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "$1: not root and no sudo: install $2 by hand" >&2
+      return 1
+    fi
+    sudo_cmd="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  if [ "${apt_updated:-0}" = 0 ]; then
+    echo "$1: updating the apt package lists" >&2
+    $sudo_cmd apt-get update -qq || return 1
+    apt_updated=1
+  fi
+}
+
+# A JDK 21+ when none is found (find_jdk): Debian's openjdk-25 or -21 package where the release has one, else
+# Eclipse Temurin 21 from the Adoptium apt repository (Debian 12 packages only JDK 17). Says what it installs on
+# stderr, naming the caller ($1); returns at once when a JDK 21+ is there.
+ensure_jdk() {
+  find_jdk >/dev/null && return 0
+  echo "$1: no JDK 21 or newer found: installing one" >&2
+  apt_ready "$1" "a JDK 21 or newer" || return 1
+  local p
+  for p in openjdk-25-jdk-headless openjdk-21-jdk-headless; do
+    if apt-cache show "$p" >/dev/null 2>&1; then
+      echo "$1: installing $p" >&2
+      $sudo_cmd apt-get install -y -qq "$p" >/dev/null && break
+    fi
+  done
+  if ! find_jdk >/dev/null; then
+    local codename
+    codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
+    echo "$1: installing temurin-21-jdk from the Adoptium apt repository (packages.adoptium.net): Debian" \
+      "${codename:-here} has no JDK 21 package" >&2
+    $sudo_cmd apt-get install -y -qq wget gpg ca-certificates >/dev/null &&
+      $sudo_cmd install -d -m 0755 /etc/apt/keyrings &&
+      wget -qO - https://packages.adoptium.net/artifactory/api/gpg/key/public | gpg --dearmor |
+        $sudo_cmd tee /etc/apt/keyrings/adoptium.gpg >/dev/null &&
+      echo "deb [signed-by=/etc/apt/keyrings/adoptium.gpg] https://packages.adoptium.net/artifactory/deb" \
+        "$codename main" | $sudo_cmd tee /etc/apt/sources.list.d/adoptium.list >/dev/null &&
+      $sudo_cmd apt-get update -qq &&
+      $sudo_cmd apt-get install -y -qq temurin-21-jdk >/dev/null || true
+  fi
+  if ! find_jdk >/dev/null; then
+    echo "$1: could not install a JDK 21 or newer" >&2
+    return 1
+  fi
+  echo "$1: JDK at $(find_jdk)" >&2
+}
+
+# Maven when it is missing, by apt (saying so on stderr, naming the caller, $1).
+ensure_maven() {
+  command -v mvn >/dev/null 2>&1 && return 0
+  echo "$1: no Maven found: installing maven" >&2
+  apt_ready "$1" "Maven" || return 1
+  $sudo_cmd apt-get install -y -qq maven >/dev/null || { echo "$1: could not install maven" >&2; return 1; }
+}
