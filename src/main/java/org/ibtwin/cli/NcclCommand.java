@@ -187,6 +187,10 @@ public final class NcclCommand implements Callable<Integer> {
         if (plot != null && !plot.toLowerCase(Locale.ROOT).matches(".*\\.(svg|png)")) {
             throw new IllegalArgumentException("--plot: name a .svg or .png file, got '" + plot + "'");
         }
+        if (plot != null) {
+            plotPath(plot);
+            FileArgs.check("--plot", plot);   // its directory must exist: checked before the work
+        }
 
         Fabric f = FabricFiles.load(fabric);
         Job job = job(f);
@@ -248,10 +252,10 @@ public final class NcclCommand implements Callable<Integer> {
                     points.add(new double[] {r.estimate().bytes(), r.estimate().busbw()});
                 }
             }
-            Plot.write(plotPath(plot), coll.program() + " on " + job.nodes().size() + " node"
-                    + (job.nodes().size() == 1 ? "" : "s") + " x " + job.gpusPerNode() + " GPUs ("
+            FileArgs.write("--plot", () -> Plot.write(plotPath(plot), coll.program() + " on " + job.nodes().size()
+                    + " node" + (job.nodes().size() == 1 ? "" : "s") + " x " + job.gpusPerNode() + " GPUs ("
                     + (fabric == null ? "built-in fabric" : fabric) + ")", "size [bytes]", "busbw [GB/s]", points,
-                    false);
+                    false));
         }
         return 0;
     }

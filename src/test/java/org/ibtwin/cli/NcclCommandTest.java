@@ -124,6 +124,7 @@ class NcclCommandTest {
     @Test
     void jsonWhyAndPlot() throws IOException {
         Path svg = dir.resolve("plots/busbw.svg");
+        Files.createDirectories(svg.getParent());   // an output directory is not created for you
         assertThat(run("nccl", "all_reduce_perf", "-b", "8", "-e", "8G", "-f", "4", "--fabric", fabric("two"),
                 "--json", "--plot", svg.toString())).isZero();
         JsonNode j = new ObjectMapper().readTree(out.toString());
@@ -198,8 +199,8 @@ class NcclCommandTest {
     }
 
     @Test
-    void genGpuFatTreeWritesARailOptimisedFabricTheCommandReads() {
-        Path prefix = dir.resolve("rail/su2");
+    void genGpuFatTreeWritesARailOptimisedFabricTheCommandReads() throws IOException {
+        Path prefix = Files.createDirectories(dir.resolve("rail")).resolve("su2");
         assertThat(run("gen", "gpu-fat-tree", "--speed", "NDR", "--nodes", "64", "-o", prefix.toString())).isZero();
         assertThat(out.toString()).startsWith("gpu-fat-tree: 64 nodes of 8 GPUs and 8 NICs, rail-optimised in 2 "
                 + "scalable units of 32, radix 64, NDR: 512 hosts, 24 switches, 1024 links");
