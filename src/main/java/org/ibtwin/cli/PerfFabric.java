@@ -64,7 +64,7 @@ final class PerfFabric implements AutoCloseable {
         TransportOptions.Target target = options.target();
         Fabric facts = FabricFiles.load(factsFile != null ? factsFile : target.fabric());
         try {
-            return over(options.open(), facts, target.toString(), err, tool);
+            return over(options.open(false), facts, target.toString(), err, tool);
         } catch (org.ibtwin.transport.MadTransportException | NetDiscovery.Failed
                  | org.ibtwin.diag.QueryException e) {
             throw new Unreachable("cannot read " + target + ": " + e.getMessage(), e);
