@@ -50,8 +50,8 @@ apt_ready() {
   fi
 }
 
-# A JDK 21+ when none is found (find_jdk): Debian's openjdk-25 or -21 package where the release has one, else
-# Eclipse Temurin 21 from the Adoptium apt repository (Debian 12 packages only JDK 17). Says what it installs on
+# A JDK 21+ when none is found (find_jdk): Debian's openjdk-25 or -21 package where the release has one (Debian 12
+# packages only JDK 17: there a JDK 21+ must already be under /usr/lib/jvm or JAVA_HOME). Says what it installs on
 # stderr, naming the caller ($1); returns at once when a JDK 21+ is there.
 ensure_jdk() {
   find_jdk >/dev/null && return 0
@@ -65,21 +65,7 @@ ensure_jdk() {
     fi
   done
   if ! find_jdk >/dev/null; then
-    local codename
-    codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
-    echo "$1: installing temurin-21-jdk from the Adoptium apt repository (packages.adoptium.net): Debian" \
-      "${codename:-here} has no JDK 21 package" >&2
-    $sudo_cmd apt-get install -y -qq wget gpg ca-certificates >/dev/null &&
-      $sudo_cmd install -d -m 0755 /etc/apt/keyrings &&
-      wget -qO - https://packages.adoptium.net/artifactory/api/gpg/key/public | gpg --dearmor |
-        $sudo_cmd tee /etc/apt/keyrings/adoptium.gpg >/dev/null &&
-      echo "deb [signed-by=/etc/apt/keyrings/adoptium.gpg] https://packages.adoptium.net/artifactory/deb" \
-        "$codename main" | $sudo_cmd tee /etc/apt/sources.list.d/adoptium.list >/dev/null &&
-      $sudo_cmd apt-get update -qq &&
-      $sudo_cmd apt-get install -y -qq temurin-21-jdk >/dev/null || true
-  fi
-  if ! find_jdk >/dev/null; then
-    echo "$1: could not install a JDK 21 or newer" >&2
+    echo "$1: could not install a JDK 21 or newer (this Debian release packages none; set JAVA_HOME to one)" >&2
     return 1
   fi
   echo "$1: JDK at $(find_jdk)" >&2
