@@ -23,7 +23,8 @@ import org.ibtwin.transport.SmpPipe;
  * reaches exactly those switches: the shortest-path (breadth-first, lowest port first) tree from the root, pruned to
  * the branches that lead to a member. Each tree switch's mask holds its tree links and the ports of the members on
  * it (port 0 for a switch's own port); a switch with no member below is not in the tree, so the MLID never leaks
- * onto it. Every member is in its group's tree, send-only members too, as OpenSM programs them.
+ * onto it. Every member is in its group's tree, send-only members too, as OpenSM programs them; a group of one
+ * member gets no tree (OpenSM's choice too).
  *
  * <p>Like the {@link LftWriter}, it remembers per switch GUID what it last wrote and writes only the blocks that
  * differ; a switch it has no record of, whose LFT the LFT writer had to write whole (reset, or new), or where a
@@ -89,8 +90,8 @@ final class MulticastManager {
                     at.add(where);
                 }
             }
-            if (at.isEmpty()) {
-                continue;
+            if (at.size() < 2) {
+                continue;       // a lone member has no one to send to: no tree, as OpenSM programs none
             }
             // the root: the least worst-case distance to the member switches
             int root = at.get(0)[0];

@@ -153,8 +153,10 @@ class MulticastTest {
             assertThat(m.blocksWritten()).as("leaf1, leaf2 and core").isEqualTo(3);
             assertThat(f.twin.multicast("h2", 1, 0xc000)).isEmpty();
             assertThat(f.twin.mftEntry("leaf2", 0xc000, 8)).isFalse();
-            // the last member of the created group leaves: the group goes, its MLID is cleared
+            // one member left: no tree; the last member leaves: the group goes
             assertThat(member(f, "h2", smLid, Methods.DELETE, v6, 1, false)).isZero();
+            sm.programMulticast();
+            assertThat(f.twin.mftEntry("leaf3", 0xc001, 2)).isFalse();
             assertThat(member(f, "h6", smLid, Methods.DELETE, v6, 1, false)).isZero();
             sm.programMulticast();
             assertThat(f.twin.multicast("h6", 1, 0xc001)).isEmpty();

@@ -47,8 +47,8 @@ public final class McGroups {
         }
     }
 
-    /** By MGID (hex), in creation order. */
-    private final Map<String, Entry> groups = new LinkedHashMap<>();
+    /** By MGID (hex): in MGID order, as OpenSM lists them. */
+    private final Map<String, Entry> groups = new TreeMap<>();
     private long version;
     private Runnable listener;
 
@@ -128,7 +128,7 @@ public final class McGroups {
         return e == null ? null : e.group;
     }
 
-    /** Every group with its members, in creation order. */
+    /** Every group with its members, in MGID order. */
     public synchronized List<View> views() {
         List<View> out = new ArrayList<>(groups.size());
         for (Entry e : groups.values()) {

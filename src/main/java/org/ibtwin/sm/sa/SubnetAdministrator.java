@@ -332,15 +332,16 @@ public final class SubnetAdministrator {
                 reply(mad, from, MadStatus.SA_INVALID_GID, Methods.GET_RESP, new byte[0], 0);
                 return;
             }
-            int scope = (mask & bit("McastMemScope")) != 0 ? (int) MCMR.get(t, 0, "McastMemScope") : mgid[1] & 0xf;
+            // as OpenSM: the record's scope, packet lifetime and hop limit as they came, whatever the mask says
+            int scope = (int) MCMR.get(t, 0, "McastMemScope");
             SaSnapshot.Group proto = new SaSnapshot.Group(mgid, 0, pkey & 0x7fff | 0x8000,
                     (int) MCMR.get(t, 0, "McastMemQkey"),
                     chosen(t, mask, "McastMemMtuSelector", "McastMemMTU", DEFAULT_MTU),
                     chosen(t, mask, "McastMemRateSelector", "McastMemRate", DEFAULT_RATE),
                     (int) MCMR.get(t, 0, "McastMemSL"), scope,
-                    (mask & bit("McastMemPktLife")) != 0 ? (int) MCMR.get(t, 0, "McastMemPktLife") : 0,
+                    (int) MCMR.get(t, 0, "McastMemPktLife"),
                     (int) MCMR.get(t, 0, "McastMemTClass"), (int) MCMR.get(t, 0, "McastMemFlowLbl"),
-                    (mask & bit("McastMemHopLimit")) != 0 ? (int) MCMR.get(t, 0, "McastMemHopLimit") : 0, false);
+                    (int) MCMR.get(t, 0, "McastMemHopLimit"), false);
             g = multicast.create(proto, portGid, state);
             if (g == null) {
                 reply(mad, from, MadStatus.SA_NO_RESOURCES, Methods.GET_RESP, new byte[0], 0);
