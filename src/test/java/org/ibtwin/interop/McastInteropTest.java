@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * same ports: one run by our SM (its sweeping loop, as {@code ibtwin sm} runs it), one by real OpenSM. Real
  * {@code saquery -g}, {@code -m} and {@code MCMR} (untrusted and with the SA key) print the same from both SAs, and
  * real {@code dump_mfts} and {@code ibroute -M} the same trees: the fabric is a tree, so a spanning tree that
- * reaches exactly the members' switches is one only.
+ * reaches exactly the members' switches is one only. Real {@code ibtracert -m} follows the same multicast routes
+ * on both, and ours prints what it prints.
  */
 @Tag("interop")
 class McastInteropTest {
@@ -151,6 +152,9 @@ class McastInteropTest {
                 assertThat(member(port, "H-h6", Methods.SET, mgid("ff12601bffff00000000000000000002"), 1, false))
                         .as("too few components to create a group").isEqualTo(MadStatus.SA_INSUFFICIENT_COMPONENTS);
                 shown.add(settled(c, "after the joins"));
+                if (!opensm) {
+                    sameTraces(c, port);
+                }
                 assertThat(member(port, "H-h3", Methods.DELETE, BROADCAST, 1, false)).isZero();
                 assertThat(member(port, "H-h5", Methods.DELETE, ALL_NODES_V6, 1, false)).isZero();
                 shown.add(settled(c, "after h3 and h5 left"));
@@ -205,7 +209,50 @@ class McastInteropTest {
             sb.append("$ ibroute -M -G ").append(guid).append('\n')
                     .append(r.out().replaceAll("switch Lid \\d+ ", "switch Lid ? ")).append(r.err());
         }
+        // the multicast routes between port GUIDs (ibsim's: CA n's port is 0x10000(2n-1)), LIDs blanked
+        Path ibtracert = RealTools.executable("ibtracert").orElseThrow();
+        for (String[] pair : new String[][] {{"0x100003", "0x100009"}, {"0x100001", "0x100005"},
+            {"0x100009", "0x100003"}, {"0x100003", "0x100007"}, {"0x200000", "0x100009"}}) {
+            UmadClient.Result r = c.run(ibtracert, "-m", "0xc000", "-G", pair[0], pair[1]);
+            sb.append("$ ibtracert -m 0xc000 -G ").append(pair[0]).append(' ').append(pair[1]).append(" (exit ")
+                    .append(r.exit()).append(")\n").append(r.out().replaceAll("lid \\d+(-\\d+)? ", "lid ? "));
+        }
         return sb.toString().replaceAll("ibwarn: \\[\\d+]", "ibwarn: [pid]");
+    }
+
+    /** Our ibtracert -m prints what the real one prints (stderr and exit code too), at the real LIDs. */
+    private static void sameTraces(UmadClient c, int port) throws Exception {
+        Path ibtracert = RealTools.executable("ibtracert").orElseThrow();
+        java.util.Map<String, Integer> lid = new java.util.HashMap<>();
+        for (String n : new String[] {"H-h1", "H-h2", "H-h3", "H-h4", "H-h5", "H-h6", "core", "leaf1"}) {
+            try (IbsimClient x = IbsimClient.connect(RemoteIbsim.HOST, port, n, false)) {
+                lid.put(n, x.localPort().lid());
+            }
+        }
+        for (String[] q : new String[][] {{"H-h2", "H-h3"}, {"H-h1", "H-h3"}, {"H-h5", "H-h2"}, {"H-h2", "H-h4"},
+            {"leaf1", "H-h2"}, {"core", "H-h5"}, {"H-h2", "core"}, {"H-h1", "H-h1"}, {"-n", "H-h2", "H-h5"},
+            {"H-h2", "H-h6"}}) {
+            List<String> a = new ArrayList<>(List.of("-m", "0xc000"));
+            for (String w : q) {
+                a.add(lid.containsKey(w) ? Integer.toString(lid.get(w)) : w);
+            }
+            UmadClient.Result r = c.run(ibtracert, a.toArray(String[]::new));
+            List<String> cmd = new ArrayList<>(List.of("ibtracert", "--ibsim", RemoteIbsim.HOST + ":" + port,
+                    "--sim-host", c.simHost()));
+            cmd.addAll(a);
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            picocli.CommandLine cl = org.ibtwin.cli.Main.commandLine();
+            cl.setOut(new java.io.PrintWriter(out, true));
+            cl.setErr(new java.io.PrintWriter(err, true));
+            int rc = cl.execute(cmd.toArray(String[]::new));
+            String what = "ibtracert " + String.join(" ", a) + "\nreal:\n" + r.out() + r.err() + "ours:\n" + out
+                    + err;
+            assertThat(out.toString()).as(what).isEqualTo(r.out());
+            assertThat(err.toString().replaceAll("ibwarn: \\[\\d+]", "ibwarn: [pid]")).as(what)
+                    .isEqualTo(r.err().replaceAll("ibwarn: \\[\\d+]", "ibwarn: [pid]"));
+            assertThat(rc).as(what).isEqualTo(r.exit());
+        }
     }
 
     @Test
