@@ -175,18 +175,19 @@ class McastInteropTest {
         return shown;
     }
 
-    /** The tools' output once two readings a little apart agree (the SM programs the MFTs after it answers). */
+    /** The tools' output once two MFT dumps a little apart agree (the SM programs the MFTs after it answers). */
     private static String settled(UmadClient c, String step) throws Exception {
-        String last = show(c, step);
+        Path dumpMfts = RealTools.executable("dump_mfts").orElseThrow();
+        String last = c.run(dumpMfts).out();
         for (int i = 0; i < 20; i++) {
             Thread.sleep(200);
-            String now = show(c, step);
+            String now = c.run(dumpMfts).out();
             if (now.equals(last)) {
-                return now;
+                break;
             }
             last = now;
         }
-        return last;
+        return show(c, step);
     }
 
     private static String show(UmadClient c, String step) throws Exception {
