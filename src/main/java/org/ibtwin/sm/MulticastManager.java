@@ -27,8 +27,8 @@ import org.ibtwin.transport.SmpPipe;
  * member gets no tree (OpenSM's choice too).
  *
  * <p>Like the {@link LftWriter}, it remembers per switch GUID what it last wrote and writes only the blocks that
- * differ; a switch it has no record of, whose LFT the LFT writer had to write whole (reset, or new), or where a
- * write failed, gets every block again.
+ * differ; on a switch it has no record of (new, reset, its LFT written whole by the LFT writer, or a write failed)
+ * every block with an MLID in it, empty blocks taken as empty (as a switch comes up).
  */
 final class MulticastManager {
     private static final Field SI_MCAST_CAP = SmpAttributes.SWITCH_INFO.field("McastFdbCap");
@@ -216,8 +216,9 @@ final class MulticastManager {
             for (int b = 0; b < blocks; b++) {
                 for (int p = 0; p < positions; p++) {
                     int from = (b * positions + p) * BLOCK;
-                    if (before != null && Arrays.equals(slice(before, from), slice(table, from))) {
-                        unchanged++;
+                    char[] now = slice(table, from);
+                    if (before != null ? Arrays.equals(slice(before, from), now) : isEmpty(now)) {
+                        unchanged++;     // a switch not written yet: its empty blocks are taken as empty
                         continue;
                     }
                     byte[] data = new byte[2 * BLOCK];
@@ -250,6 +251,15 @@ final class MulticastManager {
             }
         }
         return new Result(groups.size(), t.switchCount(), blocksWritten[0], unchanged, failures);
+    }
+
+    private static boolean isEmpty(char[] block) {
+        for (char c : block) {
+            if (c != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The 32 entries from {@code from}, zeros past the table's end. */
