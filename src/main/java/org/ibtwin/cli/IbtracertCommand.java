@@ -9,6 +9,7 @@ import org.ibtwin.diag.Tracer;
 import org.ibtwin.format.NodeNameMap;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibtracert 4 16                       # show path between lids 4 and 16",
             "  ibtwin ibtracert -n 4 16                    # same, but using simple output format",
             "  ibtwin ibtracert -G 0x8f1040396522d 0x002c9000100d051   # use guid addresses",
+            "  ibtwin ibtracert -m 0xc000 4 16              # multicast route of MLID 0xc000 from lid 4 to 16",
             "Errors print as ibtracert prints them (\"Failed to get route information\"), exit code 255."})
 public final class IbtracertCommand extends DiagCommand {
     @Mixin
@@ -36,6 +38,10 @@ public final class IbtracertCommand extends DiagCommand {
 
     @Option(names = {"-n", "--no_info"}, description = "Simple format.")
     boolean simple;
+
+    @Option(names = {"-m", "--mlid"}, paramLabel = "<mlid>", description = "Multicast trace of the mlid (0xc000 or "
+            + "larger): the route through the switches' multicast forwarding tables.")
+    String mlid;
 
     @Option(names = "--node-name-map", paramLabel = "<file>", description = "Node name map file (`GUID \"name\"` lines; default: "
                     + "/etc/infiniband-diags/ib-node-name-map when it exists).")
@@ -100,6 +106,18 @@ public final class IbtracertCommand extends DiagCommand {
         return 0;
     }
 
+    /** -m's value as strtoul(…, 0) reads it (0x hex, 0 octal, decimal); a bad one is a usage error. */
+    private int mlidValue() {
+        String v = mlid.strip();
+        try {
+            long x = v.startsWith("0x") || v.startsWith("0X") ? Long.parseLong(v.substring(2), 16)
+                    : v.length() > 1 && v.startsWith("0") ? Long.parseLong(v.substring(1), 8) : Long.parseLong(v);
+            return x > 0xffff ? -1 : (int) x;
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-m: \"" + mlid + "\" is not a LID");
+        }
+    }
+
     /** sscanf's %20s. */
     private static String trunc(String s) {
         return s.length() > 20 ? s.substring(0, 20) : s;
@@ -125,6 +143,15 @@ public final class IbtracertCommand extends DiagCommand {
         if (!tr.route(from, src.get().lid(), 0, text)) {
             warn("get_route: can't find a route to the src port");
             return false;
+        }
+        if (mlid != null) {
+            if (!tr.multicast(from, mlidValue(), dst.get().lid(), simple ? 1 : 2, text)) {
+                warn("get_route: can't find a multicast route from src to dest");
+                return false;
+            }
+            out.append(json ? Json.write(java.util.Map.of("trace", List.of(text.toString().split("\n")),
+                    "complete", true)) : text);
+            return true;
         }
         boolean ok = tr.route(from, dst.get().lid(), simple ? 1 : 2, text);
         if (json) {

@@ -88,21 +88,30 @@ public final class SmCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (sm.createConfig != null) {
+            sm.writeDefaultConfig(out);
+            return 0;
+        }
         if (sweepSeconds < 0) {
             throw new IllegalArgumentException("--sweep must be 0 or more seconds");
         }
+        if (priority < 0 || priority > 15) {
+            throw new IllegalArgumentException("-p/--priority must be 0..15, not " + priority);
+        }
+        SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), priority, err, "ibtwin sm");
+        pollingMs = (int) sm.number("sminfo_polling_timeout", "--sminfo_polling_timeout", 1, Integer.MAX_VALUE,
+                pollingMs);
+        pollingRetries = (int) sm.number("polling_retry_number", "--polling_retry_number", 1, Integer.MAX_VALUE,
+                pollingRetries);
+        long fileKey = sm.number("sm_key", "--sm_key", 0, -1, parseKey(smKey));
         if (pollingMs < 1) {
             throw new IllegalArgumentException("--sminfo_polling_timeout must be at least 1 ms");
         }
         if (pollingRetries < 1) {
             throw new IllegalArgumentException("--polling_retry_number must be at least 1");
         }
-        if (priority < 0 || priority > 15) {
-            throw new IllegalArgumentException("-p/--priority must be 0..15, not " + priority);
-        }
         SmStateMachine.Polling polling = new SmStateMachine.Polling(Duration.ofMillis(pollingMs), pollingRetries);
-        long key = parseKey(smKey);
-        SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), priority, err, "ibtwin sm");
+        long key = fileKey;
         var partitions = sm.partitions();
         TransportOptions where = new TransportOptions();
         where.ibsim = ibsim;
@@ -137,8 +146,9 @@ public final class SmCommand implements Callable<Integer> {
             refuseAnotherSmHere(t, target);
             log.info(String.format("ibtwin sm: attached at %s node \"%s\" port %d (port GUID 0x%016x), priority %d, "
                     + "routing %s", target.address(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
-                    priority, cfg.routingEngines()));
+                    cfg.priority(), cfg.routingEngines()));
             SubnetManager manager = new SubnetManager(t, cfg, log);
+            manager.sa().saKey(sm.saKey());
             SmStateMachine machine = new SmStateMachine(manager, polling, key, log);
             t.setIsSm(true);
             if (dumpDir != null) {

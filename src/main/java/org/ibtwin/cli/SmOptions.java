@@ -6,11 +6,14 @@ import java.time.Duration;
 import java.util.List;
 import org.ibtwin.format.FormatException;
 import org.ibtwin.format.GuidListFile;
+import org.ibtwin.format.OpensmConf;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.sm.SmConfig;
 import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.routing.RoutingEngines;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The SM options {@code ibtwin sm} and {@code ibtwin up} share, named as opensm names them. */
 public final class SmOptions {
@@ -61,12 +64,147 @@ public final class SmOptions {
     boolean strict;
 
     @Option(names = {"-F", "--config"}, paramLabel = "<file>",
-            description = "An opensm.conf (accepted; not supported yet: it is ignored, with a warning).")
+            description = "Read OpenSM's opensm.conf: the options ibtwin implements (" + IMPLEMENTED_TEXT + ") "
+                    + "where the command line does not give them; any other option is named in a warning.")
     Path config;
 
-    /** The partitions file read, or null without -P; bad input is a {@link FormatException} (file:line). */
+    @Option(names = {"-c", "--create-config"}, paramLabel = "<file>",
+            description = "Write ibtwin's defaults as an opensm.conf (the options ibtwin implements) and exit.")
+    Path createConfig;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    /** The opensm.conf options ibtwin implements, in the order -c writes them. */
+    static final List<String> IMPLEMENTED = List.of("sm_key", "sa_key", "lmc", "max_op_vls", "subnet_timeout",
+            "partition_config_file", "sweep_interval", "reassign_lids", "routing_engine", "root_guid_file",
+            "sm_priority", "sminfo_polling_timeout", "polling_retry_number", "max_wire_smps", "transaction_timeout",
+            "transaction_retries");
+    private static final String IMPLEMENTED_TEXT = "sm_key, sa_key, lmc, max_op_vls, subnet_timeout, "
+            + "partition_config_file, sweep_interval, reassign_lids, routing_engine, root_guid_file, sm_priority, "
+            + "sminfo_polling_timeout, polling_retry_number, max_wire_smps, transaction_timeout, "
+            + "transaction_retries";
+
+    /** -F's file as read (null before {@link #config} or without -F). */
+    private OpensmConf conf;
+
+    /**
+     * The partitions file read (-P, else opensm.conf's partition_config_file when that file exists), or null:
+     * every port in Default; bad input is a {@link FormatException} (file:line).
+     */
     PartitionsConf partitions() {
-        return partitionsFile == null ? null : PartitionsConf.read(partitionsFile);
+        if (partitionsFile != null) {
+            return PartitionsConf.read(partitionsFile);
+        }
+        OpensmConf.Entry e = conf == null ? null : conf.get("partition_config_file");
+        if (e == null || e.valueOrNull() == null || !java.nio.file.Files.exists(Path.of(e.value()))) {
+            return null;
+        }
+        return PartitionsConf.read(Path.of(e.value()));
+    }
+
+    /** opensm.conf's setting of {@code name} when the command line did not give {@code cliOption}; else null. */
+    OpensmConf.Entry fromFile(String name, String cliOption) {
+        if (conf == null) {
+            return null;
+        }
+        if (cliOption != null && mixee != null && mixee.findOption(cliOption) != null
+                && mixee.commandLine().getParseResult() != null
+                && mixee.commandLine().getParseResult().hasMatchedOption(cliOption)) {
+            return null;
+        }
+        return conf.get(name);
+    }
+
+    /** opensm.conf's number for {@code name} (in [min, max]) when the command line did not give it; else {@code cli}. */
+    long number(String name, String cliOption, long min, long max, long cli) {
+        OpensmConf.Entry e = fromFile(name, cliOption);
+        return e == null ? cli : conf.number(e, min, max);
+    }
+
+    /** The key that makes an SA query trusted: opensm.conf's sa_key, else OpenSM's default, 1. */
+    long saKey() {
+        OpensmConf.Entry e = fromFile("sa_key", null);
+        return e == null ? 1 : conf.number(e, 0, -1);
+    }
+
+    /** -c: writes ibtwin's default opensm.conf to {@code createConfig}. */
+    void writeDefaultConfig(PrintWriter out) {
+        List<OpensmConf.Option> options = new java.util.ArrayList<>();
+        SmConfig d = SmConfig.defaults();
+        options.add(opt("sm_key", "0x0000000000000001", "SM_Key in SMInfo: SMs with another key ignore each other"));
+        options.add(opt("sa_key", "0x0000000000000001", "The SM_Key of a trusted SA query (MCMemberRecords of every "
+                + "member)"));
+        options.add(opt("lmc", Integer.toString(d.lmc()), "LIDs per end port as a power of two (0..7)"));
+        options.add(opt("max_op_vls", Integer.toString(d.maxOpVls()), "The most operational VLs to set (1: VL0, "
+                + "2: VL0-1, 3: VL0-3, 4: VL0-7, 5: VL0-14)"));
+        options.add(opt("subnet_timeout", Integer.toString(d.subnetTimeout()), "PortInfo SubnetTimeout of the "
+                + "end ports (4.096 us x 2^value)"));
+        options.add(opt("partition_config_file", "/etc/opensm/partitions.conf", "The partitions (read when the "
+                + "file exists; otherwise every port is a full member of Default)"));
+        options.add(opt("sweep_interval", Long.toString(d.sweepInterval().toSeconds()), "Seconds between light "
+                + "sweeps; 0: none after the first"));
+        options.add(opt("reassign_lids", "FALSE", "Give every port a new LID"));
+        options.add(opt("routing_engine", "(null)", "Routing engines to try in order, comma separated: minhop, "
+                + "updn, ftree; (null): minhop"));
+        options.add(opt("root_guid_file", "(null)", "Switch GUIDs for updn's roots, one a line; (null): found"));
+        options.add(opt("sm_priority", Integer.toString(d.priority()), "SMInfo priority (0..15)"));
+        options.add(opt("sminfo_polling_timeout", "10000", "A standby polls the master's SMInfo every so many ms"));
+        options.add(opt("polling_retry_number", "4", "Unanswered polls in a row before a standby takes over"));
+        options.add(opt("max_wire_smps", Integer.toString(d.maxSmps()), "SMPs in flight at once"));
+        options.add(opt("transaction_timeout", Long.toString(d.timeout().toMillis()), "Milliseconds each SMP "
+                + "attempt waits for its answer"));
+        options.add(opt("transaction_retries", Integer.toString(d.retries()), "Attempts after the first"));
+        String text = OpensmConf.write("ibtwin's subnet manager: the opensm.conf options it implements, at its "
+                + "defaults (OpenSM's).\nibtwin sm -F FILE and ibtwin up -F FILE read this file, or one written by "
+                + "opensm -c.", options);
+        try {
+            java.nio.file.Files.writeString(createConfig, text);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("-c " + createConfig + ": cannot write: no such directory");
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IllegalArgumentException("-c " + createConfig + ": cannot write: permission denied");
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("-c " + createConfig + ": cannot write: " + e.getMessage());
+        }
+        out.println("Created config file template '" + createConfig + "'.");
+    }
+
+    private static OpensmConf.Option opt(String name, String value, String comment) {
+        return new OpensmConf.Option(List.of(comment), name, value);
+    }
+
+    /**
+     * Reads -F's opensm.conf: every option ibtwin implements applies where the command line does not give it;
+     * each option OpenSM knows but ibtwin does not use, set to another value than OpenSM's default, is one warning
+     * line (file:line), and so is each name OpenSM does not know; the unused ones at their defaults are named
+     * together in one note line.
+     */
+    private void readConfig(PrintWriter err, String command) {
+        if (config == null || conf != null) {
+            return;
+        }
+        conf = OpensmConf.read(config);
+        List<String> atDefault = new java.util.ArrayList<>();
+        for (OpensmConf.Entry e : conf.entries()) {
+            if (IMPLEMENTED.contains(e.name())) {
+                continue;
+            }
+            String dflt = OpensmConf.opensmDefault(e.name());
+            if (dflt == null) {
+                err.println(command + ": warning: " + conf.file() + ":" + e.line() + ": unknown option " + e.name()
+                        + "; ignored");
+            } else if (dflt.equalsIgnoreCase(e.value())) {
+                atDefault.add(e.name());
+            } else {
+                err.println(command + ": warning: " + conf.file() + ":" + e.line() + ": " + e.name() + " "
+                        + e.value() + ": not supported by ibtwin; ignored");
+            }
+        }
+        if (!atDefault.isEmpty()) {
+            err.println(command + ": note: " + conf.file() + ": " + atDefault.size() + " options at OpenSM's "
+                    + "defaults that ibtwin does not use: " + String.join(", ", atDefault));
+        }
     }
 
     /**
@@ -111,8 +249,49 @@ public final class SmOptions {
 
     /** The configuration these options and {@code sweep} (the sweep interval) make; warnings go to {@code err}. */
     SmConfig config(Duration sweep, int priority, PrintWriter err, String command) {
-        if (config != null) {
-            err.println(command + ": warning: -F/--config is not supported yet; ignoring " + config);
+        if (createConfig != null) {
+            throw new IllegalArgumentException("-c/--create-config: only ibtwin sm writes opensm.conf (ibtwin sm -c "
+                    + createConfig + ")");
+        }
+        readConfig(err, command);
+        OpensmConf.Entry e;
+        if ((e = fromFile("sweep_interval", "--sweep")) != null) {
+            sweep = Duration.ofSeconds(conf.number(e, 0, Integer.MAX_VALUE));
+        }
+        if ((e = fromFile("sm_priority", "--priority")) != null) {
+            priority = (int) conf.number(e, 0, 15);
+        }
+        if ((e = fromFile("lmc", "--lmc")) != null) {
+            lmc = (int) conf.number(e, 0, 7);
+        }
+        if ((e = fromFile("max_wire_smps", "--maxsmps")) != null) {
+            maxSmps = (int) conf.number(e, 1, 65535);
+        }
+        if ((e = fromFile("transaction_timeout", "--timeout")) != null) {
+            timeoutMs = (int) conf.number(e, 1, Integer.MAX_VALUE);
+        }
+        if ((e = fromFile("transaction_retries", "--retries")) != null) {
+            retries = (int) conf.number(e, 0, 1000);
+        }
+        if ((e = fromFile("reassign_lids", "--reassign_lids")) != null) {
+            reassignLids |= conf.bool(e);
+        }
+        if ((e = fromFile("root_guid_file", "--root_guid_file")) != null && e.valueOrNull() != null) {
+            rootGuidFile = Path.of(e.value());
+        }
+        if ((e = fromFile("routing_engine", "--routing_engine")) != null && e.valueOrNull() != null) {
+            try {
+                RoutingEngines.chain(e.value(), RoutingEngines.Options.none());
+            } catch (IllegalArgumentException x) {
+                throw new FormatException(conf.file(), e.line(), "routing_engine: " + x.getMessage());
+            }
+            engines = e.value();
+        }
+        OpensmConf.Entry pc = fromFile("partition_config_file", "--Pconfig");
+        if (pc != null && pc.valueOrNull() != null && !java.nio.file.Files.exists(Path.of(pc.value()))
+                && !pc.value().equals(OpensmConf.opensmDefault("partition_config_file"))) {
+            err.println(command + ": warning: " + conf.file() + ":" + pc.line() + ": partition_config_file "
+                    + pc.value() + ": no such file; every port a full member of Default");
         }
         if (timeoutMs < 1) {
             throw new IllegalArgumentException("--timeout must be at least 1 ms");
@@ -126,12 +305,22 @@ public final class SmOptions {
         if (rootGuidFile != null) {
             try {
                 roots = GuidListFile.read(rootGuidFile);
-            } catch (FormatException e) {
-                err.println(command + ": warning: " + e.getMessage() + "; updn finds its roots itself");
+            } catch (FormatException x) {
+                err.println(command + ": warning: " + x.getMessage() + "; updn finds its roots itself");
             }
         }
-        return SmConfig.defaults().withMaxSmps(maxSmps).withTimeout(Duration.ofMillis(timeoutMs), retries)
+        SmConfig c = SmConfig.defaults().withMaxSmps(maxSmps).withTimeout(Duration.ofMillis(timeoutMs), retries)
                 .withLmc(lmc).withRouting(chain, roots).withGuid2lid(guid2lid).withReassignLids(reassignLids)
                 .withPriority(priority).withSweepInterval(sweep).withCheckRoutes(checkRoutes);
+        int vls = c.maxOpVls();
+        int timeout = c.subnetTimeout();
+        if ((e = fromFile("max_op_vls", null)) != null) {
+            vls = (int) conf.number(e, 1, 5);
+        }
+        if ((e = fromFile("subnet_timeout", null)) != null) {
+            timeout = (int) conf.number(e, 0, 31);
+        }
+        return new SmConfig(c.maxSmps(), c.timeout(), c.retries(), c.lmc(), c.routingEngines(), c.rootGuids(),
+                c.guid2lid(), c.priority(), c.reassignLids(), vls, timeout, c.sweepInterval(), c.checkRoutes());
     }
 }

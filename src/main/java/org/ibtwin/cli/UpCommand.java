@@ -128,6 +128,7 @@ public final class UpCommand implements Callable<Integer> {
         SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin up", verbose, !json);
         try (Lab lab = Lab.of(f).sm(cfg, log).smAt(at[0], Integer.parseInt(at[1])).start()) {
             SubnetManager manager = lab.sm();
+            manager.sa().saKey(sm.saKey());
             if (dumpDir != null) {
                 manager.onSweep(org.ibtwin.sm.SmDumps.writer(dumpDir, log));
             }

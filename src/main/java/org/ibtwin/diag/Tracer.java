@@ -259,6 +259,162 @@ public final class Tracer {
         return true;
     }
 
+    /** The first multicast LID. */
+    public static final int MLID_BASE = 0xc000;
+
+    /** One node the multicast walk reached: how, and from where. */
+    private record Reached(Hop hop, int[] path, int parent, int outport) {
+    }
+
+    /**
+     * ibtracert -m: the multicast route of {@code mlid} from the port at the end of directed route {@code from[0]}
+     * (found by {@link #route} with dump 0) to LID {@code toLid}. From the source (a CA steps to the switch it is
+     * linked to), breadth first through every switch's MulticastForwardingTable entry for the MLID (each switch
+     * once; the port a walk came in by is not left out, as ibtracert does not), until the destination's port is reached; printed as ibtracert prints it
+     * ("From ca 0x... port 1 lid 6-6 \"desc\"", "[1] -> switch 0x...[2] lid 1 \"desc\"", "To ..."; -n: the hops as
+     * "[1] -> switch {0x...}[2]"). False after the warnings when there is none.
+     */
+    public boolean multicast(int[][] from, int mlid, int toLid, int dump, StringBuilder out) {
+        if (mlid < MLID_BASE) {
+            warn.accept("get_route: invalid MLID; must be 0xc000 or larger");
+            return false;
+        }
+        Hop to = node(PortId.lid(toLid));
+        if (to == null) {
+            warn.accept("find_target_portguid: can't find to port\n");
+            return false;
+        }
+        int[] path = from[0];
+        Hop src = node(PortId.directed(path));
+        if (src == null) {
+            warn.accept("find_mcpath: can't reach node " + PortId.directed(path));
+            return false;
+        }
+        java.util.List<Reached> seen = new java.util.ArrayList<>();
+        java.util.Set<Long> switches = new java.util.HashSet<>();
+        seen.add(new Reached(src, path, -1, 0));
+        java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
+        int found = -1;
+        if (src.type == 2) {
+            switches.add(src.nodeGuid);
+            queue.add(0);
+            if (reachedTo(src, to)) {
+                found = 0;
+            }
+        } else {
+            if (src.portGuid == to.portGuid) {
+                warn.accept("find_mcpath: ibtracert from CA to CA is unsupported");
+                return false;
+            }
+            int back = 0;
+            int[] sw;
+            if (path.length > 1) {
+                back = path[path.length - 1];
+                sw = Arrays.copyOf(path, path.length - 1);
+            } else {
+                sw = extend(path, src.portnum);
+            }
+            Hop s = node(PortId.directed(sw));
+            if (s == null || s.type != 2) {
+                warn.accept(s == null ? "find_mcpath: can't reach port at " + PortId.directed(sw)
+                        : "find_mcpath: ibtracert from CA to CA is unsupported");
+                return false;
+            }
+            if (path.length > 1) {
+                s.portnum = back;
+            }
+            seen.add(new Reached(s, sw, 0, src.portnum));
+            switches.add(s.nodeGuid);
+            queue.add(1);
+            if (reachedTo(s, to)) {
+                found = 1;
+            }
+        }
+        while (found < 0 && !queue.isEmpty()) {
+            int at = queue.poll();
+            Reached r = seen.get(at);
+            boolean[] ports = mftPorts(r.path(), r.hop().numPorts, mlid);
+            for (int p = 1; p < ports.length && found < 0; p++) {
+                if (!ports[p]) {
+                    continue;
+                }
+                if (r.path().length - 1 + 2 >= 64) {
+                    warn.accept("find_mcpath: Direct path too long!");
+                    return false;
+                }
+                int[] next = extend(r.path(), p);
+                Hop h = node(PortId.directed(next));
+                if (h == null || (h.type == 2 && !switches.add(h.nodeGuid))) {
+                    continue;
+                }
+                seen.add(new Reached(h, next, at, p));
+                if (reachedTo(h, to)) {
+                    found = seen.size() - 1;
+                } else if (h.type == 2) {
+                    queue.add(seen.size() - 1);
+                }
+            }
+        }
+        if (found < 0) {
+            return false;
+        }
+        java.util.ArrayList<Reached> chain = new java.util.ArrayList<>();
+        for (int k = found; k >= 0; k = seen.get(k).parent()) {
+            chain.add(0, seen.get(k));
+        }
+        Hop first = chain.get(0).hop();
+        out.append(String.format("From %s 0x%x port %d lid %d-%d \"%s\"%n", type(first.type), first.nodeGuid,
+                first.portnum, first.lid, first.lid + (1 << first.lmc) - 1, first.desc));
+        for (int k = 1; k < chain.size(); k++) {
+            Hop h = chain.get(k).hop();
+            int outport = chain.get(k).outport();
+            if (dump == 1) {
+                out.append(String.format("[%d] -> %s {0x%016x}[%d]%n", outport, type(h.type), h.nodeGuid,
+                        h.portnum));
+            } else {
+                out.append(String.format("[%d] -> %s 0x%x[%d] lid %d \"%s\"%n", outport, type(h.type), h.nodeGuid,
+                        h.portnum, h.lid, h.desc));
+            }
+        }
+        Hop last = chain.get(chain.size() - 1).hop();
+        out.append(String.format("To %s 0x%x port %d lid %d-%d \"%s\"%n", type(last.type), last.nodeGuid,
+                last.portnum, last.lid, last.lid + (1 << last.lmc) - 1, last.desc));
+        from[0] = chain.get(chain.size() - 1).path();
+        return true;
+    }
+
+    /** Whether the walk reached the destination: its switch, or its CA port. */
+    private static boolean reachedTo(Hop h, Hop to) {
+        return h.type == 2 ? h.nodeGuid == to.nodeGuid : h.portGuid == to.portGuid;
+    }
+
+    /** The ports the switch at {@code path} sends {@code mlid} out of, from its MFT (index = port). */
+    private boolean[] mftPorts(int[] path, int numPorts, int mlid) {
+        boolean[] ports = new boolean[numPorts + 1];
+        int index = mlid - MLID_BASE;
+        Duration saved = q.timeout();
+        if (timeout != null) {
+            q.timeout(timeout);
+        }
+        try {
+            for (int position = 0; position <= numPorts / 16; position++) {
+                byte[] b = q.smpGet(PortId.directed(path), AttributeIds.MCAST_FWD_TABLE,
+                        ((long) position << 28) | (index / 32));
+                int mask = ((b[2 * (index % 32)] & 0xff) << 8) | (b[2 * (index % 32) + 1] & 0xff);
+                for (int bit = 0; bit < 16 && position * 16 + bit <= numPorts; bit++) {
+                    ports[position * 16 + bit] = (mask & (1 << bit)) != 0;
+                }
+            }
+        } catch (QueryException e) {
+            if (e.alwaysWarned()) {
+                warn.accept(e.warning());
+            }
+        } finally {
+            q.timeout(saved);
+        }
+        return ports;
+    }
+
     private boolean badTable(Hop node, int lid, int outport, Lookup sw) {
         warn.accept("find_route: Bad forwarding table entry found at: node \"" + node.desc + "\" lid entry " + lid
                 + " is " + outport + " (top " + sw.top + ")");

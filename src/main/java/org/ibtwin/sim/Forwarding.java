@@ -398,6 +398,99 @@ final class Forwarding {
         return in;
     }
 
+    // =====================================================================================================
+    // multicast
+
+    /**
+     * A multicast packet (a UD send to {@code mlid}) sent out of end port {@code src}: it crosses to the switch
+     * there, and each switch sends it out of every port its MFT entry for the MLID holds except the one it came in
+     * by (IBA 18.2.4.3.3), port 0 taking a copy for the switch itself. Returns the end ports it reached (CA ports
+     * and switch ports 0), in the order it reached them; a packet that comes back to a switch it already passed (a
+     * loop in the MFTs) goes no further there and counts a LOOP drop.
+     */
+    int[] multicast(int src, int mlid) {
+        attr = 0;
+        if (mlid < Twin.MULTICAST_BASE || mlid >= Twin.PERMISSIVE) {
+            t.dropPort(DropReason.DLID_MISMATCH);
+            return new int[0];
+        }
+        int[] out = new int[16];
+        int n = 0;
+        boolean[] seen = new boolean[t.switchCount];
+        java.util.ArrayDeque<int[]> work = new java.util.ArrayDeque<>();   // {switch node, ingress port}
+        int node = t.portNode[src];
+        if (t.isSwitch(node)) {
+            work.add(new int[] {node, src});
+        } else {
+            int q = mcastCross(src);
+            if (q < 0) {
+                return new int[0];
+            }
+            if (!t.isSwitch(t.portNode[q])) {
+                out[n++] = q;       // a CA linked straight to a CA
+            } else {
+                work.add(new int[] {t.portNode[q], q});
+            }
+        }
+        while (!work.isEmpty()) {
+            int[] w = work.poll();
+            int sw = w[0];
+            int s = t.swIndex[sw];
+            if (seen[s]) {
+                t.dropPort(DropReason.LOOP);
+                continue;
+            }
+            seen[s] = true;
+            int base = t.portBase[sw];
+            for (int p = 0; p <= t.numPorts[sw]; p++) {
+                int g = base + p;
+                if (g == w[1] || !mftHas(sw, mlid, p)) {
+                    continue;
+                }
+                if (p == 0) {
+                    out = add(out, n++, g);
+                    continue;
+                }
+                int q = mcastCross(g);
+                if (q < 0) {
+                    continue;
+                }
+                if (t.isSwitch(t.portNode[q])) {
+                    work.add(new int[] {t.portNode[q], q});
+                } else {
+                    out = add(out, n++, q);
+                }
+            }
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
+    private static int[] add(int[] a, int i, int v) {
+        int[] b = i < a.length ? a : java.util.Arrays.copyOf(a, a.length * 2);
+        b[i] = v;
+        return b;
+    }
+
+    /** Whether switch {@code node}'s MFT sends {@code mlid} out of port {@code p}. */
+    boolean mftHas(int node, int mlid, int p) {
+        char[] table = t.mft[t.swIndex[node]];
+        int index = mlid - Twin.MULTICAST_BASE;
+        if (table == null || index >= Twin.MCAST_FDB_CAP) {
+            return false;
+        }
+        int positions = t.numPorts[node] / 16 + 1;
+        return (table[((index / 32) * positions + p / 16) * 32 + index % 32] & (1 << (p % 16))) != 0;
+    }
+
+    /** A multicast data packet out of {@code out}: the port it reaches, or -1 (counted as {@link #cross}). */
+    private int mcastCross(int out) {
+        int in = cross(out, false);
+        if (in >= 0) {
+            t.countMulticast(out, in);
+        }
+        return in;
+    }
+
     /** A MAD for the agents of a switch meets the drop rates of its port 0 (a CA's met its port's on the way). */
     private boolean lostAtAgent(int node) {
         if (!t.dropRules.isEmpty() && t.isSwitch(node) && t.dropRules.drops(t.portBase[node], attr)) {

@@ -832,6 +832,14 @@ public final class Twin {
         addPcx(in, ExtCounter.UNICAST_RCV_PKTS.ordinal(), 1);
     }
 
+    /** Re-counts a crossing {@link #countCrossing} counted as unicast as a multicast packet. */
+    void countMulticast(int out, int in) {
+        addPcx(out, ExtCounter.UNICAST_XMIT_PKTS.ordinal(), -1);
+        addPcx(out, ExtCounter.MULTICAST_XMIT_PKTS.ordinal(), 1);
+        addPcx(in, ExtCounter.UNICAST_RCV_PKTS.ordinal(), -1);
+        addPcx(in, ExtCounter.MULTICAST_RCV_PKTS.ordinal(), 1);
+    }
+
     // =====================================================================================================
     // link events
 
@@ -1584,6 +1592,40 @@ public final class Twin {
             int s = switchOf(switchName);
             byte[] t = lft[s];
             return lid >= 0 && lid < t.length ? t[lid] & 0xff : 0xff;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether a switch's MFT sends multicast LID {@code mlid} out of {@code port}. */
+    public boolean mftEntry(String switchName, int mlid, int port) {
+        lock.lock();
+        try {
+            int node = nodeIndex(Objects.requireNonNull(switchName, "switchName"));
+            if (!isSwitch(node)) {
+                throw new IllegalArgumentException("node \"" + switchName + "\" is not a switch");
+            }
+            return port >= 0 && port <= numPorts[node] && mlid >= MULTICAST_BASE && mlid < PERMISSIVE
+                    && fwd.mftHas(node, mlid, port);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A multicast packet (a UD send, e.g. an IPoIB broadcast) from port {@code port} of {@code nodeName} to
+     * multicast LID {@code mlid}, forwarded through the switches' MFTs: the ports it reached, as "node/port", in
+     * the order reached. Counts the crossings (PortMulticastXmitPkts and PortMulticastRcvPkts on the way).
+     */
+    public List<String> multicast(String nodeName, int port, int mlid) {
+        lock.lock();
+        try {
+            int g = globalPort(nodeName, port);
+            List<String> out = new ArrayList<>();
+            for (int q : fwd.multicast(g, mlid)) {
+                out.add(nodes[portNode[q]].name() + "/" + portNumber(q));
+            }
+            return out;
         } finally {
             lock.unlock();
         }

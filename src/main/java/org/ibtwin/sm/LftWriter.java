@@ -23,8 +23,9 @@ final class LftWriter {
     private final Map<Long, byte[]> written = new HashMap<>();
     private final Map<Long, Integer> writtenTop = new HashMap<>();
 
-    /** What one pass wrote. */
-    record Result(int switches, long blocksWritten, long blocksUnchanged, int topSets, List<String> failures) {
+    /** What one pass wrote; {@code fresh}: the switches (GUIDs) whose every block it wrote. */
+    record Result(int switches, long blocksWritten, long blocksUnchanged, int topSets, List<String> failures,
+                  java.util.Set<Long> fresh) {
     }
 
     /** Forgets what was written: the next pass writes every block. */
@@ -40,6 +41,7 @@ final class LftWriter {
         int topSets = 0;
         List<String> failures = new ArrayList<>();
         boolean[] failed = new boolean[t.switchCount()];
+        java.util.Set<Long> fresh = new java.util.HashSet<>();
         for (int s = 0; s < t.switchCount(); s++) {
             int n = t.switchNode(s);
             long guid = t.nodeGuid(n);
@@ -56,6 +58,9 @@ final class LftWriter {
             Integer beforeTop = writtenTop.get(guid);
             if (before != null && (beforeTop == null || beforeTop != t.linearFdbTop(s))) {
                 before = null;
+            }
+            if (before == null) {
+                fresh.add(guid);
             }
             int newTop = Math.min(top, cap > 0 ? cap - 1 : top);
             if (t.linearFdbTop(s) != newTop || t.stateChange(s)) {
@@ -101,7 +106,7 @@ final class LftWriter {
                 writtenTop.put(guid, Math.min(top, cap > 0 ? cap - 1 : top));
             }
         }
-        return new Result(t.switchCount(), blocksWritten[0], unchanged, topSets, failures);
+        return new Result(t.switchCount(), blocksWritten[0], unchanged, topSets, failures, fresh);
     }
 
     private static void report(List<String> failures, String line) {

@@ -10,10 +10,10 @@ import org.ibtwin.transport.SmpPipe;
  * The port activator: writes each port's PortInfo so the subnet comes up, in two passes over the whole subnet, as
  * OpenSM arms every port before it activates any.
  * <ol>
- * <li>Every end port (CA and router ports, switch port 0s) gets its LID and LMC, the SM's LID (MasterSMLID) and the
- *     subnet timeout; every linked port still in Init gets NeighborMTU (the smaller MTU cap of the two ends) and
- *     OperationalVLs (the smaller VL cap, at most the configured maximum) and is moved to Armed, all in one
- *     SubnSet per port.</li>
+ * <li>Every end port (CA and router ports, switch port 0s) gets its LID and LMC, the SM's LID (MasterSMLID), the
+ *     subnet prefix (GidPrefix fe80::, as OpenSM's subnet_prefix) and the subnet timeout; every linked port still
+ *     in Init gets NeighborMTU (the smaller MTU cap of the two ends) and OperationalVLs (the smaller VL cap, at
+ *     most the configured maximum) and is moved to Armed, all in one SubnSet per port.</li>
  * <li>Every port now Armed is moved to Active.</li>
  * </ol>
  * Ports already right are left alone, so a sweep over a subnet that is up sends nothing. A CA port without a LID
@@ -29,6 +29,9 @@ final class PortActivator {
     private static final Field NEIGHBOR_MTU = Topology.PI_NEIGHBOR_MTU;
     private static final Field OPER_VLS = Topology.PI_OPER_VLS;
     private static final Field SUBNET_TIMEOUT = Topology.PI.field("SubnetTimeout");
+    private static final Field GID_PREFIX = Topology.PI.field("GidPrefix");
+    /** The subnet prefix set in every end port's GidPrefix (OpenSM's subnet_prefix default, fe80::/64). */
+    static final long SUBNET_PREFIX = 0xfe80000000000000L;
     private static final Field[] NO_CHANGE = {Topology.PI_LWE, Topology.PI_LSE, Topology.PI_LSEE, Topology.PI_LSEE2};
 
     /**
@@ -69,7 +72,8 @@ final class PortActivator {
             boolean change = false;
             if (end && lids.lid(g) != 0) {
                 if (LID.get(pi, 0) != lids.lid(g) || LMC.get(pi, 0) != lids.lmc(g) || SM_LID.get(pi, 0) != smLid
-                        || SUBNET_TIMEOUT.get(pi, 0) != subnetTimeout) {
+                        || SUBNET_TIMEOUT.get(pi, 0) != subnetTimeout || GID_PREFIX.get(pi, 0) != SUBNET_PREFIX) {
+                    GID_PREFIX.set(pi, 0, SUBNET_PREFIX);
                     LID.set(pi, 0, lids.lid(g));
                     LMC.set(pi, 0, lids.lmc(g));
                     SM_LID.set(pi, 0, smLid);

@@ -385,7 +385,9 @@ public final class SmStateMachine {
         if (!waitUntil(deadline, stop, State.MASTER, true)) {
             return;
         }
-        if (sm.takeSweepRequest()) {
+        if (sm.multicastRequested() && !sm.sweepRequested()) {
+            sm.programMulticast();
+        } else if (sm.takeSweepRequest()) {
             log.info("Heavy sweep requested");
             heavySweep();
         } else if (sm.needsHeavySweep()) {
@@ -547,7 +549,7 @@ public final class SmStateMachine {
             if (stop.get() || !actions.isEmpty() || (in != null && state() != in)) {
                 return false;
             }
-            if (sweepRequests && sm.sweepRequested()) {
+            if (sweepRequests && (sm.sweepRequested() || sm.multicastRequested())) {
                 return true;
             }
             long left = deadline - System.nanoTime();

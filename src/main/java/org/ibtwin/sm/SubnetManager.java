@@ -45,6 +45,7 @@ public final class SubnetManager {
     /** Root GUIDs already warned about: each is one line, once, not once a sweep. */
     private final Set<Long> rootGuidsWarned = new HashSet<>();
     private final LftWriter lftWriter = new LftWriter();
+    private final MulticastManager multicast = new MulticastManager();
     private final PortActivator activator;
     private final SmInfoAgent smInfo;
     private final TrapHandler traps;
@@ -59,6 +60,7 @@ public final class SubnetManager {
     private int sweeps;
     private boolean lastSweepUp;
     private final AtomicBoolean sweepRequested = new AtomicBoolean();
+    private final AtomicBoolean multicastRequested = new AtomicBoolean();
     private long lastProgress;
     private String phase = "";
     private java.util.function.BiConsumer<SubnetManager, SweepReport> afterSweep;
@@ -75,6 +77,7 @@ public final class SubnetManager {
         this.smInfo = new SmInfoAgent(transport, lp.portGuid(), config.priority());
         this.traps = new TrapHandler(transport, this::requestSweep);
         this.sa = new SubnetAdministrator(transport, smInfo::smInfo);
+        sa.multicast().onChange(() -> multicastRequested.set(true));
         transport.onUnsolicited(m -> {
             if (SubnetAdministrator.isSa(m.mad())) {
                 sa.accept(m);
@@ -293,7 +296,16 @@ public final class SubnetManager {
                 + "%,d switch ports; %,d IPoIB groups", pk.blocksWritten(), pk.blocksUnchanged(), pk.enforced(),
                 pk.groups().size()));
         sa.snapshot(new SaSnapshot(t, l, rr.lfts(), ar.portInfo(), pk.tables(), pk.groups(), smLid));
-        long t6 = System.nanoTime();   // the sweep's end: P_Keys are part of bringing the subnet up
+
+        phase = "multicast";
+        multicastRequested.set(false);
+        MulticastManager.Result mr = multicast.write(t, g, sa.multicast().views(), wr.fresh(), pipe);
+        for (String s : mr.failures()) {
+            warn(problems, "MFTs: " + s);
+        }
+        long t6 = System.nanoTime();   // the sweep's end: P_Keys and MFTs are part of bringing the subnet up
+        log.info(String.format(Locale.ROOT, "MFTs: %,d groups, %,d blocks written, %,d unchanged, on %,d switches "
+                + "in %s", mr.groups(), mr.blocksWritten(), mr.blocksUnchanged(), mr.switches(), ms(t6 - t5)));
 
         this.topology = t;
         this.lids = l;
@@ -304,7 +316,7 @@ public final class SubnetManager {
         long smps = pipe.sent() - smps0;
         long failed = pipe.failed() - failed0;
         // as OpenSM: a sweep with errors (SMPs lost or refused) does not bring the subnet up; the next one tries again
-        boolean up = failed == 0 && wr.failures().isEmpty();
+        boolean up = failed == 0 && wr.failures().isEmpty() && mr.failures().isEmpty();
         lastSweepUp = up;
         List<String> degraded = new ArrayList<>();
         for (Topology.DegradedLink dl : t.degradedLinks()) {
@@ -330,6 +342,30 @@ public final class SubnetManager {
             afterSweep.accept(this, report);
         }
         return report;
+    }
+
+    /**
+     * Re-programs the MFTs for the groups as they are now (after joins and leaves), over the last heavy sweep's
+     * topology: only the blocks that changed. Null before the first heavy sweep.
+     */
+    MulticastManager.Result programMulticast() {
+        multicastRequested.set(false);
+        if (topology == null || graph == null) {
+            return null;
+        }
+        long t0 = System.nanoTime();
+        MulticastManager.Result r = multicast.write(topology, graph, sa.multicast().views(), java.util.Set.of(),
+                pipe);
+        r.failures().forEach(f -> log.warn("MFTs: " + f));
+        log.info(String.format(Locale.ROOT, "MFTs (groups changed): %,d groups, %,d blocks written, %,d unchanged in "
+                + "%s", r.groups(), r.blocksWritten(), r.blocksUnchanged(), ms(System.nanoTime() - t0)));
+        smInfo.activity();
+        return r;
+    }
+
+    /** Whether a join or leave changed a group since the MFTs were last programmed. */
+    boolean multicastRequested() {
+        return multicastRequested.get();
     }
 
     /**
@@ -462,6 +498,7 @@ public final class SubnetManager {
     /** Forgets the LFTs written, so the next sweep writes every block again. */
     public void forgetLfts() {
         lftWriter.forget();
+        multicast.forget();
         pkeys.forget();
     }
 

@@ -97,11 +97,10 @@ class SmCommandsTest {
     }
 
     @Test
-    void upAttachesTheSmWhereToldAndSaysWhatItDoesNotSupport() {
-        assertThat(run("up", "--once", "-g", "0x0002c90380000001", "-F", "opensm.conf")).isZero();
+    void upAttachesTheSmWhereTold() {
+        assertThat(run("up", "--once", "-g", "0x0002c90380000001")).isZero();
         assertThat(out.toString()).contains("  SM at leaf02/0 (port GUID 0x0002c90380000001), LID 2\n");
-        assertThat(err.toString()).isEqualTo("ibtwin up: warning: -F/--config is not supported yet; ignoring "
-                + "opensm.conf\n");
+        assertThat(err.toString()).isEmpty();
         out.getBuffer().setLength(0);
         assertThat(run("up", "--once", "--sm-node", "spine02")).isZero();
         assertThat(out.toString()).contains("  SM at spine02/0 ");

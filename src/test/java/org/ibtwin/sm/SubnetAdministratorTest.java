@@ -161,7 +161,9 @@ class SubnetAdministratorTest {
                         .records(mc.size());
                 assertThat(groups).hasSize(2);
                 byte[] join = new byte[mc.size()];
-                byte[] mgid = mc.getBytes(groups.get(1), 0, "McastMemMGid");
+                byte[] blue = groups.stream().filter(x -> mc.get(x, 0, "McastMemPkey") == 0x8010).findFirst()
+                        .orElseThrow();
+                byte[] mgid = mc.getBytes(blue, 0, "McastMemMGid");
                 mc.setBytes(join, 0, "McastMemMGid", mgid);
                 byte[] gid = new byte[16];
                 gid[0] = (byte) 0xfe;
@@ -175,9 +177,14 @@ class SubnetAdministratorTest {
                 MadQuery.SaResult j = q.saQuery(r.smLid(), Methods.SET, AttributeIds.MC_MEMBER_RECORD, 0,
                         1 | 2 | (1 << 16), 0, join);
                 assertThat(j.status()).isZero();
-                List<byte[]> after = table(q, r.smLid(), AttributeIds.MC_MEMBER_RECORD, 1, join).records(mc.size());
+                // the member's own record (a PortGID asked for); untrusted and unnamed: the group's, zeroed
+                List<byte[]> after = table(q, r.smLid(), AttributeIds.MC_MEMBER_RECORD, 1 | 2, join)
+                        .records(mc.size());
                 assertThat(after).hasSize(1);
                 assertThat(mc.getBytes(after.get(0), 0, "McastMemPortGid")).isEqualTo(gid);
+                List<byte[]> zeroed = table(q, r.smLid(), AttributeIds.MC_MEMBER_RECORD, 1, join).records(mc.size());
+                assertThat(zeroed).hasSize(1);
+                assertThat(mc.getBytes(zeroed.get(0), 0, "McastMemPortGid")).isEqualTo(new byte[16]);
                 // c is not in blue: refused
                 long gc = c.port(1).guid();
                 for (int i = 0; i < 8; i++) {

@@ -56,6 +56,17 @@ final class ComponentMask {
     private ComponentMask() {
     }
 
+    /** The component mask bit of {@code field} of SA attribute {@code attrId}. */
+    static long bit(int attrId, String field) {
+        String[] names = COMPONENTS.get(attrId);
+        for (int b = 0; b < names.length; b++) {
+            if (field.equals(names[b])) {
+                return 1L << b;
+            }
+        }
+        throw new IllegalArgumentException("no component " + field);
+    }
+
     /** The record layout of an SA attribute this SA serves, or null. */
     static Layout layout(int attrId) {
         return switch (attrId) {

@@ -42,11 +42,18 @@ public final class SaSnapshot {
     private static final Field PI_NEIGHBOR_MTU = PI.field("NeighborMTU");
 
     /**
-     * One multicast group: the IPoIB broadcast group of a partition.
+     * One multicast group: the IPoIB broadcast group of a partition (created by the SM, kept while it has no
+     * members), or a group created by a member's join (gone with its last member).
      *
-     * @param mgid 16 bytes, ff12:401b:&lt;pkey&gt;::ffff:ffff
+     * @param mgid    16 bytes; an IPoIB broadcast group's is ff12:401b:&lt;pkey&gt;::ffff:ffff (RFC 4391)
+     * @param pktLife the PacketLifeTime value (selector 2, exactly, as OpenSM answers)
+     * @param sm      whether the SM created it (a partition's IPoIB broadcast group)
      */
-    public record Group(byte[] mgid, int mlid, int pkey, int qkey, int mtu, int rate, int sl, int scope) {
+    public record Group(byte[] mgid, int mlid, int pkey, int qkey, int mtu, int rate, int sl, int scope, int pktLife,
+                        int tclass, int flowLabel, int hopLimit, boolean sm) {
+        /** OpenSM's packet_life_time default (0x12), the broadcast groups' PacketLifeTime. */
+        public static final int DEFAULT_PKT_LIFE = 0x12;
+
         /** The IPoIB broadcast group of P_Key {@code pkey} (full-member bit set), MLID {@code mlid}. */
         public static Group ipoibBroadcast(int pkey, int mlid, int mtu, int rate, int sl) {
             byte[] g = new byte[16];
@@ -57,7 +64,12 @@ public final class SaSnapshot {
             g[4] = (byte) (pkey >> 8);
             g[5] = (byte) pkey;
             Arrays.fill(g, 12, 16, (byte) 0xff);
-            return new Group(g, mlid, pkey, 0x0b1b, mtu, rate, sl, 2);
+            return new Group(g, mlid, pkey, 0x0b1b, mtu, rate, sl, 2, DEFAULT_PKT_LIFE, 0, 0, 0, true);
+        }
+
+        /** The same group at another MLID. */
+        public Group withMlid(int m) {
+            return new Group(mgid, m, pkey, qkey, mtu, rate, sl, scope, pktLife, tclass, flowLabel, hopLimit, sm);
         }
     }
 

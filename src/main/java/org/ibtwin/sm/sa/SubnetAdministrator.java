@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -48,8 +46,10 @@ public final class SubnetAdministrator {
     private final Supplier<byte[]> smInfo;
     private final RmppSender rmpp;
     private volatile SaSnapshot snapshot;
-    /** Joined members by group MGID (as hex) then port GID (as hex): their JoinState bits. */
-    private final Map<String, Map<String, Integer>> members = new ConcurrentHashMap<>();
+    /** The multicast groups and their members. */
+    private final McGroups multicast = new McGroups();
+    /** The SA key a trusted query carries in its SM_Key (OpenSM's sa_key, 1). */
+    private volatile long saKey = 1;
     private final List<byte[]> subscriptions = new CopyOnWriteArrayList<>();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong ignored = new AtomicLong();
@@ -68,9 +68,25 @@ public final class SubnetAdministrator {
         return mad.length >= 24 && MadHeaders.mgmtClass(mad) == MgmtClasses.SUBN_ADM;
     }
 
-    /** The data the SA answers from from now on. */
+    /** The data the SA answers from from now on; its groups are the SM's own multicast groups. */
     public void snapshot(SaSnapshot s) {
         this.snapshot = s;
+        multicast.smGroups(s.groups());
+        java.util.Set<Long> present = new java.util.HashSet<>();
+        for (int g : s.topology().endPorts()) {
+            present.add(s.topology().portGuid(g));
+        }
+        multicast.keepOnly(present::contains);
+    }
+
+    /** The multicast groups and their members. */
+    public McGroups multicast() {
+        return multicast;
+    }
+
+    /** The key that makes a query trusted (OpenSM's sa_key). */
+    public void saKey(long key) {
+        this.saKey = key;
     }
 
     public SaSnapshot snapshot() {
@@ -148,7 +164,7 @@ public final class SubnetAdministrator {
                 }
                 List<byte[]> records;
                 try {
-                    records = records(s, attr, template, mask, mod, from);
+                    records = records(s, attr, template, mask, mod, from, SA.get(mad, 0, "SaSMkey") == saKey);
                 } catch (SaException e) {
                     reply(mad, from, e.status, Methods.responseTo(method), new byte[0], 0);
                     return;
@@ -195,8 +211,10 @@ public final class SubnetAdministrator {
      * A query's records, filtered by its component mask. NodeRecords and PathRecords are, as OpenSM answers them,
      * only those the requester (the end port at the request's source LID) shares a partition with; a requester the
      * SA does not know (no end port has that LID) is refused, as OpenSM finds no requester port and answers nothing.
+     * MCMemberRecords are one per member for a {@code trusted} query (or one naming a PortGID), else one per group.
      */
-    private List<byte[]> records(SaSnapshot s, int attr, byte[] template, long mask, long mod, MadAddress from) {
+    private List<byte[]> records(SaSnapshot s, int attr, byte[] template, long mask, long mod, MadAddress from,
+                                 boolean trusted) {
         int requester = -1;
         if (attr == AttributeIds.NODE_RECORD || attr == AttributeIds.PATH_RECORD) {
             requester = s.endPortByLid(from.lid());
@@ -213,7 +231,8 @@ public final class SubnetAdministrator {
             case AttributeIds.LFT_RECORD -> s.lftRecords();
             case AttributeIds.P_KEY_TABLE_RECORD -> s.pkeyTableRecords();
             case AttributeIds.SM_INFO_RECORD -> smInfoRecords(s);
-            case AttributeIds.MC_MEMBER_RECORD -> mcMemberRecords(s);
+            case AttributeIds.MC_MEMBER_RECORD ->
+                    mcMemberRecords(trusted || (mask & ComponentMask.MCMR_PORT_GID) != 0);
             case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask, req);
             case AttributeIds.INFORM_INFO -> List.copyOf(subscriptions);
             default -> List.of();
@@ -238,15 +257,19 @@ public final class SubnetAdministrator {
 
     // ---- multicast groups
 
-    private List<byte[]> mcMemberRecords(SaSnapshot s) {
+    /**
+     * MCMemberRecords as OpenSM answers them: a trusted query (SA header SM_Key = the SA key) or one that names a
+     * PortGID gets one record per member; any other one record per group, its PortGID and JoinState zeroed.
+     */
+    private List<byte[]> mcMemberRecords(boolean perMember) {
         List<byte[]> out = new ArrayList<>();
-        for (SaSnapshot.Group g : s.groups()) {
-            Map<String, Integer> m = members.getOrDefault(hex(g.mgid()), Map.of());
-            if (m.isEmpty()) {
-                out.add(groupRecord(g, new byte[16], 0));
+        for (McGroups.View v : multicast.views()) {
+            if (!perMember) {
+                out.add(groupRecord(v.group(), new byte[16], 0));
+                continue;
             }
-            for (Map.Entry<String, Integer> e : new java.util.TreeMap<>(m).entrySet()) {
-                out.add(groupRecord(g, unhex(e.getKey()), e.getValue()));
+            for (McGroups.Member m : v.members()) {
+                out.add(groupRecord(v.group(), m.portGid(), m.joinState()));
             }
         }
         return out;
@@ -260,65 +283,114 @@ public final class SubnetAdministrator {
         MCMR.set(r, 0, "McastMemMLid", g.mlid());
         MCMR.set(r, 0, "McastMemMtuSelector", 2);
         MCMR.set(r, 0, "McastMemMTU", g.mtu());
+        MCMR.set(r, 0, "McastMemTClass", g.tclass());
         MCMR.set(r, 0, "McastMemPkey", g.pkey() | 0x8000);
         MCMR.set(r, 0, "McastMemRateSelector", 2);
         MCMR.set(r, 0, "McastMemRate", g.rate());
         MCMR.set(r, 0, "McastMemPktLifeSelector", 2);
+        MCMR.set(r, 0, "McastMemPktLife", g.pktLife());
         MCMR.set(r, 0, "McastMemSL", g.sl());
+        MCMR.set(r, 0, "McastMemFlowLbl", g.flowLabel());
+        MCMR.set(r, 0, "McastMemHopLimit", g.hopLimit());
         MCMR.set(r, 0, "McastMemScope", g.scope());
         MCMR.set(r, 0, "McastMemJoinState", joinState);
         return r;
     }
 
+    /** The components a join must give to create the group it names (IBA 15.2.5.17; OpenSM's rule too). */
+    private static final long CREATE_MASK = ComponentMask.MCMR_MGID | ComponentMask.MCMR_PORT_GID
+            | ComponentMask.MCMR_JOIN_STATE | bit("McastMemQkey") | bit("McastMemTClass") | bit("McastMemPkey")
+            | bit("McastMemFlowLbl") | bit("McastMemSL");
+
+    private static long bit(String field) {
+        return ComponentMask.bit(AttributeIds.MC_MEMBER_RECORD, field);
+    }
+
     private void join(SaSnapshot s, byte[] mad, MadAddress from, byte[] t, long mask) {
-        SaSnapshot.Group g = group(s, t, mask);
-        int state = (int) MCMR.get(t, 0, "McastMemJoinState");
+        int state = (int) MCMR.get(t, 0, "McastMemJoinState") & 0x7;
         byte[] portGid = MCMR.getBytes(t, 0, "McastMemPortGid");
         int port = s == null ? -1 : s.endPortByGuid(guidOf(portGid));
-        if (g == null || (mask & ComponentMask.MCMR_PORT_GID) == 0 || (mask & ComponentMask.MCMR_JOIN_STATE) == 0
+        if ((mask & ComponentMask.MCMR_PORT_GID) == 0 || (mask & ComponentMask.MCMR_JOIN_STATE) == 0
                 || state == 0 || port < 0) {
             reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.GET_RESP, new byte[0], 0);
             return;
         }
-        if (s.sharedPkeyWithGroup(port, g.pkey()) == 0) {
+        SaSnapshot.Group g = (mask & ComponentMask.MCMR_MGID) == 0 ? null
+                : multicast.find(MCMR.getBytes(t, 0, "McastMemMGid"));
+        if (g == null) {
+            if ((mask & CREATE_MASK) != CREATE_MASK || (state & 1) == 0) {
+                reply(mad, from, MadStatus.SA_INSUFFICIENT_COMPONENTS, Methods.GET_RESP, new byte[0], 0);
+                return;
+            }
+            int pkey = (int) MCMR.get(t, 0, "McastMemPkey");
+            if (s.sharedPkeyWithGroup(port, pkey) == 0) {
+                reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.GET_RESP, new byte[0], 0);
+                return;
+            }
+            byte[] mgid = MCMR.getBytes(t, 0, "McastMemMGid");
+            if (McGroups.isZero(mgid) || (mgid[0] & 0xff) != 0xff) {
+                reply(mad, from, MadStatus.SA_INVALID_GID, Methods.GET_RESP, new byte[0], 0);
+                return;
+            }
+            // as OpenSM: the record's scope, packet lifetime and hop limit as they came, whatever the mask says
+            int scope = (int) MCMR.get(t, 0, "McastMemScope");
+            SaSnapshot.Group proto = new SaSnapshot.Group(mgid, 0, pkey & 0x7fff | 0x8000,
+                    (int) MCMR.get(t, 0, "McastMemQkey"),
+                    chosen(t, mask, "McastMemMtuSelector", "McastMemMTU", DEFAULT_MTU),
+                    chosen(t, mask, "McastMemRateSelector", "McastMemRate", DEFAULT_RATE),
+                    (int) MCMR.get(t, 0, "McastMemSL"), scope,
+                    (int) MCMR.get(t, 0, "McastMemPktLife"),
+                    (int) MCMR.get(t, 0, "McastMemTClass"), (int) MCMR.get(t, 0, "McastMemFlowLbl"),
+                    (int) MCMR.get(t, 0, "McastMemHopLimit"), false);
+            g = multicast.create(proto, portGid, state);
+            if (g == null) {
+                reply(mad, from, MadStatus.SA_NO_RESOURCES, Methods.GET_RESP, new byte[0], 0);
+                return;
+            }
+            reply(mad, from, MadStatus.OK, Methods.GET_RESP, groupRecord(g, portGid, state), 0);
+            return;
+        }
+        if (s.sharedPkeyWithGroup(port, g.pkey()) == 0
+                || ((mask & bit("McastMemQkey")) != 0 && MCMR.get(t, 0, "McastMemQkey") != g.qkey())
+                || ((mask & bit("McastMemPkey")) != 0 && (MCMR.get(t, 0, "McastMemPkey") & 0x7fff)
+                        != (g.pkey() & 0x7fff))
+                || ((mask & bit("McastMemMLid")) != 0 && MCMR.get(t, 0, "McastMemMLid") != g.mlid())) {
             reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.GET_RESP, new byte[0], 0);
             return;
         }
-        Map<String, Integer> m = members.computeIfAbsent(hex(g.mgid()), k -> new ConcurrentHashMap<>());
-        int now = m.merge(hex(portGid), state, (a, b) -> a | b);
+        int now = multicast.join(g, portGid, state);
         reply(mad, from, MadStatus.OK, Methods.GET_RESP, groupRecord(g, portGid, now), 0);
     }
 
+    /** The IPoIB defaults for a created group: 2048-byte MTU, 10 Gb/s (OpenSM's). */
+    private static final int DEFAULT_MTU = 4;
+    private static final int DEFAULT_RATE = 3;
+
+    /** A created group's MTU or rate from the join's selector and value: exactly, or one step past the bound. */
+    private static int chosen(byte[] t, long mask, String selector, String value, int dflt) {
+        if ((mask & bit(value)) == 0) {
+            return dflt;
+        }
+        int v = (int) MCMR.get(t, 0, value);
+        int sel = (mask & bit(selector)) == 0 ? 2 : (int) MCMR.get(t, 0, selector);
+        return switch (sel) {
+            case 0 -> v + 1;        // greater than
+            case 1 -> Math.max(1, v - 1);   // less than
+            case 2 -> v;            // exactly
+            default -> dflt;        // the largest available
+        };
+    }
+
     private void leave(SaSnapshot s, byte[] mad, MadAddress from, byte[] t, long mask) {
-        SaSnapshot.Group g = group(s, t, mask);
-        int state = (int) MCMR.get(t, 0, "McastMemJoinState");
+        int state = (int) MCMR.get(t, 0, "McastMemJoinState") & 0x7;
         byte[] portGid = MCMR.getBytes(t, 0, "McastMemPortGid");
-        Map<String, Integer> m = g == null ? null : members.get(hex(g.mgid()));
-        Integer had = m == null ? null : m.get(hex(portGid));
-        if (had == null || (had & state) == 0) {
+        SaSnapshot.Group g = (mask & ComponentMask.MCMR_MGID) == 0 ? null
+                : multicast.find(MCMR.getBytes(t, 0, "McastMemMGid"));
+        if (g == null || state == 0 || multicast.leave(g, portGid, state) < 0) {
             reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.DELETE_RESP, new byte[0], 0);
             return;
         }
-        int left = had & ~state;
-        if (left == 0) {
-            m.remove(hex(portGid));
-        } else {
-            m.put(hex(portGid), left);
-        }
         reply(mad, from, MadStatus.OK, Methods.DELETE_RESP, groupRecord(g, portGid, state), 0);
-    }
-
-    private static SaSnapshot.Group group(SaSnapshot s, byte[] t, long mask) {
-        if (s == null || (mask & ComponentMask.MCMR_MGID) == 0) {
-            return null;
-        }
-        byte[] mgid = MCMR.getBytes(t, 0, "McastMemMGid");
-        for (SaSnapshot.Group g : s.groups()) {
-            if (Arrays.equals(g.mgid(), mgid)) {
-                return g;
-            }
-        }
-        return null;
     }
 
     // ---- InformInfo
@@ -434,14 +506,6 @@ public final class SubnetAdministrator {
             sb.append(String.format("%02x", x & 0xff));
         }
         return sb.toString();
-    }
-
-    private static byte[] unhex(String s) {
-        byte[] b = new byte[s.length() / 2];
-        for (int i = 0; i < b.length; i++) {
-            b[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
-        }
-        return b;
     }
 
     private static long guidOf(byte[] gid) {
