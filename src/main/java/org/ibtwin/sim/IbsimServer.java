@@ -142,6 +142,8 @@ public final class IbsimServer implements AutoCloseable {
     private final Object lifecycle = new Object();
     private ScheduledExecutorService tasks;
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong faults = new AtomicLong();
+    private volatile String firstFault;
     private final Object warnLock = new Object();
     private long lastWarn;
     private long suppressed;
@@ -231,7 +233,7 @@ public final class IbsimServer implements AutoCloseable {
                 int dlid = from.lid() == PERMISSIVE ? PERMISSIVE : lid;
                 toClient(this, dlid, from.lid(), gsiQp(mad), from.qpn(), 0, IbsimWire.madLength(mad), mad);
             } catch (RuntimeException e) {
-                drop("MAD for client %d not sent: %s", slot.index, e.getMessage());
+                fault("MAD for client " + slot.index + " not sent", mad, e);
             }
         }
 
@@ -245,7 +247,7 @@ public final class IbsimServer implements AutoCloseable {
                 toClient(this, to.lid(), slid, to.qpn(), gsiQp(mad), IbsimWire.STATUS_TIMEOUT, IbsimWire.MAD_SIZE,
                         mad);
             } catch (RuntimeException e) {
-                drop("bounce for client %d not sent: %s", slot.index, e.getMessage());
+                fault("bounce for client " + slot.index + " not sent", mad, e);
             }
         }
 
@@ -585,7 +587,7 @@ public final class IbsimServer implements AutoCloseable {
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "ibsim server: control reply to {0}: {1}", from, e.toString());
             } catch (RuntimeException e) {
-                drop("control datagram from %s dropped: %s", from, e);
+                fault("control datagram from " + from + " dropped", bytes(buf), e);
             }
         }
     }
@@ -642,7 +644,7 @@ public final class IbsimServer implements AutoCloseable {
         try {
             fromClient(s, buf);
         } catch (RuntimeException e) {
-            drop("MAD from client %d dropped: %s", slot.index, e);
+            fault("MAD from client " + slot.index + " dropped", bytes(buf), e);
         }
         return ch;
     }
@@ -742,7 +744,7 @@ public final class IbsimServer implements AutoCloseable {
         try {
             replyType = answer(id, type, data, from);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "ibsim server: control request " + type + " of client " + id + " failed", e);
+            fault("control request " + type + " of client " + id + " failed", raw, e);
             replyType = IbsimWire.TYPE_ERROR;
         }
         ByteBuffer reply = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
@@ -1049,7 +1051,7 @@ public final class IbsimServer implements AutoCloseable {
         try {
             s.attachment.send(mad, to);
         } catch (RuntimeException e) {
-            drop("the twin refused a MAD from client %d: %s", s.slot.index, e);
+            fault("the twin refused a MAD from client " + s.slot.index, mad, e);
         }
     }
 
@@ -1093,6 +1095,36 @@ public final class IbsimServer implements AutoCloseable {
     }
 
     // ---- logging ----
+
+    /**
+     * An exception where none should be (the twin's or the server's own code failed on some input): counted
+     * ({@link #faults()}), the first remembered with the input in hex ({@link #firstFault()}), logged with its trace.
+     */
+    private void fault(String what, byte[] input, RuntimeException e) {
+        dropped.incrementAndGet();
+        if (faults.getAndIncrement() == 0) {
+            firstFault = what + ": " + e + "; input (" + input.length + " bytes): " + java.util.HexFormat.of()
+                    .formatHex(input);
+        }
+        LOG.log(Level.WARNING, "ibsim server: " + what, e);
+    }
+
+    private static byte[] bytes(ByteBuffer datagram) {
+        ByteBuffer d = datagram.duplicate().rewind();
+        byte[] b = new byte[d.remaining()];
+        d.get(b);
+        return b;
+    }
+
+    /** Exceptions caught where there should have been none: the twin or the server failed on some datagram. */
+    public long faults() {
+        return faults.get();
+    }
+
+    /** The first of {@link #faults()}: what failed, the exception, and the datagram or MAD in hex; null if none. */
+    public String firstFault() {
+        return firstFault;
+    }
 
     private void drop(String format, Object... args) {
         dropped.incrementAndGet();
