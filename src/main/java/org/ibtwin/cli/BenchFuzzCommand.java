@@ -52,6 +52,10 @@ public final class BenchFuzzCommand implements Callable<Integer> {
             description = "Garbage-answering server cases per receiver (default: ${DEFAULT-VALUE}).")
     int cases;
 
+    @Option(names = "--files", defaultValue = "40",
+            description = "Broken files per reader (default: ${DEFAULT-VALUE}).")
+    int files;
+
     @Option(names = "--json", description = "Print the figures as JSON.")
     boolean json;
 
@@ -63,8 +67,8 @@ public final class BenchFuzzCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--parts: unknown part \"" + p + "\" (mads, receivers, readers)");
             }
         }
-        if (mads < 0 || cases < 0) {
-            throw new IllegalArgumentException("--mads and --cases cannot be negative");
+        if (mads < 0 || cases < 0 || files < 0) {
+            throw new IllegalArgumentException("--mads, --cases and --files cannot be negative");
         }
         if (port != 0 && (port < 1 || port > 65524)) {
             throw new IllegalArgumentException("--port must be in 1..65524 (the ten after it are used too)");
@@ -87,6 +91,19 @@ public final class BenchFuzzCommand implements Callable<Integer> {
                 }
             }
             all.put("mads", runs);
+        }
+        if (parts.contains("readers")) {
+            ReaderFuzz.Result r = ReaderFuzz.run(files, seed);
+            clean &= r.clean();
+            all.put("readers", r);
+            if (!json) {
+                out.printf(Locale.ROOT, "readers: seed %d: %d readers, %,d broken files in %.1f s: %,d accepted, "
+                        + "%,d refused with file:line, %d findings: %s%n", seed, r.readers(), r.files(), r.seconds(),
+                        r.accepted(), r.rejected(), r.findings(), r.clean() ? "clean" : "FINDINGS");
+                for (String p : r.problems().subList(0, Math.min(20, r.problems().size()))) {
+                    out.println("  " + p);
+                }
+            }
         }
         if (json) {
             out.print(Json.write(all));

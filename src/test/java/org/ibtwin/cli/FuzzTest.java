@@ -23,4 +23,11 @@ class FuzzTest {
                 "mads: fat tree (2 levels, radix 16, 96 hosts), seed 15: 1,500 datagrams")
                 .contains("crashes 0, hangs 0, wrong answers 0 of").doesNotContain("FINDINGS");
     }
+
+    @Test
+    void brokenFilesForEveryReaderEndInTheReadersOwnFileLineError() {
+        int rc = Cli.execute(out, err, "bench", "fuzz", "--parts", "readers", "--files", "6", "--seed", "13");
+        assertThat(rc).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).startsWith("readers: seed 13: 27 readers, ").contains("0 findings: clean");
+    }
 }
