@@ -49,8 +49,15 @@ public final class BenchFuzzCommand implements Callable<Integer> {
     List<String> parts;
 
     @Option(names = "--cases", defaultValue = "200",
-            description = "Garbage-answering server cases per receiver (default: ${DEFAULT-VALUE}).")
+            description = "Runs of the SM and the tools against the garbage-answering server (default: "
+                    + "${DEFAULT-VALUE}).")
     int cases;
+
+    @Option(names = "--commands", split = ",", paramLabel = "<command>",
+            description = "The receivers part runs only these commands (default: sm, ibnetdiscover, iblinkinfo, "
+                    + "ibswitches, smpquery, perfquery, saquery, sminfo, ibstat, ibroute, ibtracert, ibaddr, "
+                    + "ibportstate, ibqueryerrors).")
+    List<String> commands = List.of();
 
     @Option(names = "--files", defaultValue = "40",
             description = "Broken files per reader (default: ${DEFAULT-VALUE}).")
@@ -91,6 +98,20 @@ public final class BenchFuzzCommand implements Callable<Integer> {
                 }
             }
             all.put("mads", runs);
+        }
+        if (parts.contains("receivers")) {
+            ReceiverFuzz.Result r = ReceiverFuzz.run(cases, seed, ReceiverFuzz.commands(commands));
+            clean &= r.clean();
+            all.put("receivers", r);
+            if (!json) {
+                out.printf(Locale.ROOT, "receivers: seed %d: %d runs of ibtwin's SM and tools against a server "
+                        + "answering garbage in %.1f s: %d ended with their own error lines, %d findings: %s%n", seed,
+                        r.cases(), r.seconds(), r.exitedClean(), r.findings(), r.clean() ? "clean" : "FINDINGS");
+                for (String p : r.problems().subList(0, Math.min(20, r.problems().size()))) {
+                    out.println("  " + p);
+                }
+                out.flush();
+            }
         }
         if (parts.contains("readers")) {
             ReaderFuzz.Result r = ReaderFuzz.run(files, seed);

@@ -30,4 +30,21 @@ class FuzzTest {
         assertThat(rc).as(out + "\n" + err).isZero();
         assertThat(out.toString()).startsWith("readers: seed 13: 27 readers, ").contains("0 findings: clean");
     }
+
+    @Test
+    void theToolsAgainstAServerAnsweringGarbageEndWithTheirOwnLines() {
+        int rc = Cli.execute(out, err, "bench", "fuzz", "--parts", "receivers", "--cases", "13", "--seed", "3",
+                "--commands", "ibnetdiscover,iblinkinfo,ibswitches,smpquery,perfquery,saquery,sminfo,ibstat,ibroute,"
+                        + "ibtracert,ibaddr,ibportstate,ibqueryerrors");
+        assertThat(rc).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).startsWith("receivers: seed 3: 13 runs of ibtwin's SM and tools against a server "
+                + "answering garbage in ").contains("13 ended with their own error lines, 0 findings: clean");
+    }
+
+    @Test
+    void badOptionsAreOneLine() {
+        assertThat(Cli.execute(out, err, "bench", "fuzz", "--parts", "nothing")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin bench fuzz: --parts: unknown part \"nothing\" (mads, receivers, "
+                + "readers)\n");
+    }
 }
