@@ -141,4 +141,33 @@ class IbsimServerSlotsTest {
         assertThat(server.clients()).hasSize(1);
         assertThat(eleventh.localPort().portGuid()).isEqualTo(FakeFabric.SW1);
     }
+
+    /** A MAD on which the twin throws is counted as a fault, and the first is kept with its bytes in hex. */
+    @Test
+    void aMadTheTwinThrowsOnIsAFaultKeptWithItsBytes() throws Exception {
+        AttachPoint throwing = node -> {
+            Attachment real = fabric.attach(node);
+            return (Attachment) java.lang.reflect.Proxy.newProxyInstance(Attachment.class.getClassLoader(),
+                    new Class<?>[] {Attachment.class}, (proxy, m, args) -> {
+                        if (m.getName().equals("send")) {
+                            throw new IllegalStateException("boom");
+                        }
+                        try {
+                            return m.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        };
+        try (IbsimServer s = new IbsimServer(throwing)) {
+            s.start(LOOPBACK, 0);
+            IbsimClient c = IbsimClient.connect("127.0.0.1", s.port(), null, false, Duration.ofSeconds(2));
+            toClose.add(c);
+            byte[] mad = IbsimServerTest.drGet(0x1234, 0x11, 0);
+            c.send(mad, MadAddress.directed());
+            IbsimServerTest.await(() -> s.faults() == 1, "the fault is counted");
+            assertThat(s.firstFault()).startsWith("the twin refused a MAD from client 0: java.lang.IllegalStateException: "
+                    + "boom; input (256 bytes): 0181010100000000").contains("1234");
+        }
+    }
 }
