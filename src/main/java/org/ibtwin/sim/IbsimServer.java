@@ -1102,9 +1102,12 @@ public final class IbsimServer implements AutoCloseable {
      */
     private void fault(String what, byte[] input, RuntimeException e) {
         dropped.incrementAndGet();
-        if (faults.getAndIncrement() == 0) {
-            firstFault = what + ": " + e + "; input (" + input.length + " bytes): " + java.util.HexFormat.of()
-                    .formatHex(input);
+        synchronized (faults) {
+            if (firstFault == null) {
+                firstFault = what + ": " + e + "; input (" + input.length + " bytes): " + java.util.HexFormat.of()
+                        .formatHex(input);
+            }
+            faults.incrementAndGet();   // after: whoever sees the count sees the first one
         }
         LOG.log(Level.WARNING, "ibsim server: " + what, e);
     }
