@@ -211,7 +211,7 @@ public final class SmCommand implements Callable<Integer> {
         try {
             return target.connect(node, sm);
         } catch (MadTransportException e) {
-            throw new IllegalArgumentException("cannot attach as SM to ibsim at " + target + (node == null ? ""
+            throw new IllegalArgumentException("cannot attach as SM to " + target + (node == null ? ""
                     : " node \"" + node + "\"") + ": " + e.getMessage());
         }
     }

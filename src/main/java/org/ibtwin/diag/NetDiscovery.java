@@ -17,7 +17,9 @@ import org.ibtwin.transport.SmpPipe;
  * SwitchInfo (a switch), PortInfo of every port (a switch; port 0 first, then the others once it answers) or of
  * the port it was reached at (a CA or router), and, on devices that have it, the Mellanox ExtendedPortInfo of a
  * QDR link (FDR10 shows there). Every switch port whose physical link is up, other than the one the SMP came in
- * by, is probed one hop further with a NodeInfo; a node seen again is linked, not asked again.
+ * by, is probed one hop further with a NodeInfo; a node seen again is linked, not asked again. A CA or router port
+ * reached a second time (its link leads back into its own node) is reported once and not followed again: the walk
+ * would otherwise go round for ever, as libibnetdisc's does, printing "Duplicate Port".
  *
  * <p>The order of requests is the library's, so with a simulator that answers in order the nodes come out in the
  * order the real tools print them. SMPs go through {@link SmpPipe}, the SM's directed-route pipe. Failed SMPs (a
@@ -92,6 +94,8 @@ public final class NetDiscovery {
     private final NetFabric fabric = new NetFabric();
     private final int initialHops;
     private long failed;
+    /** The CA and router ports reached a second time, reported once each. */
+    private final java.util.Set<String> revisited = new java.util.HashSet<>();
 
     private NetDiscovery(MadTransport t, Config cfg, int initialHops) {
         this.cfg = cfg;
@@ -162,6 +166,10 @@ public final class NetDiscovery {
             return;
         }
         NetPort port = node.ports[portNum];
+        // a CA or router port is reached once, from the one port its cable leads to: reached again, the way out of
+        // it led back into the same node (a port cabled to itself, or a fabric that answers every route alike), and
+        // asking again would go round for ever
+        boolean revisit = !isNew && !node.isSwitch() && port != null;
         if (port == null) {
             port = node.ports[portNum] = new NetPort(node, portNum);
         }
@@ -185,6 +193,13 @@ public final class NetDiscovery {
             }
             port.remote = rp;
             rp.remote = port;
+        }
+        if (revisit) {
+            if (revisited.add(node.guid() + ":" + portNum)) {
+                error(String.format("Duplicate Port: node 0x%016x port %d reached again at %s (it leads back to "
+                        + "itself): not explored further", node.guid(), portNum, drString(path)));
+            }
+            return;
         }
         NetNode n = node;
         if (isNew) {

@@ -219,6 +219,10 @@ public record Snapshot(String format, String source, String time, String topolog
             throw new FormatException(file.toString(), 0, "not an ibtwin snapshot (no \"format\": \"" + FORMAT
                     + "\")");
         }
+        String missing = missing(s);
+        if (missing != null) {
+            throw new FormatException(file.toString(), 0, "not an ibtwin snapshot: " + missing);
+        }
         return new Snapshot(s.format, s.source, s.time, s.topology == null ? "" : s.topology, orEmpty(s.nodes),
                 orEmpty(s.links), orEmpty(s.counters), orEmpty(s.sms), s.hosts == null ? Map.of() : s.hosts,
                 orEmpty(s.lfts));
@@ -280,6 +284,35 @@ public record Snapshot(String format, String source, String time, String topolog
             }
         }
         return sb.isEmpty() ? "the document" : sb.toString();
+    }
+
+    /** The first entry that lacks what a diff compares it by (a node's GUID, a link's ends, a reading's port). */
+    private static String missing(Snapshot s) {
+        List<SNode> nodes = orEmpty(s.nodes);
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i) == null || nodes.get(i).guid() == null) {
+                return "node " + (i + 1) + " has no \"guid\"";
+            }
+        }
+        List<SLink> links = orEmpty(s.links);
+        for (int i = 0; i < links.size(); i++) {
+            SLink l = links.get(i);
+            if (l == null || l.a() == null || l.b() == null || l.aKey() == null || l.bKey() == null) {
+                return "link " + (i + 1) + " lacks one of \"a\", \"b\", \"aKey\", \"bKey\"";
+            }
+        }
+        List<SCounters> counters = orEmpty(s.counters);
+        for (int i = 0; i < counters.size(); i++) {
+            if (counters.get(i) == null || counters.get(i).key() == null) {
+                return "counter reading " + (i + 1) + " has no \"key\"";
+            }
+        }
+        for (SSm sm : orEmpty(s.sms)) {
+            if (sm == null) {
+                return "an SM entry is null";
+            }
+        }
+        return null;
     }
 
     private static <T> List<T> orEmpty(List<T> l) {

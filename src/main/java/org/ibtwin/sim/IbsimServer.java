@@ -16,8 +16,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -79,7 +79,20 @@ import org.ibtwin.transport.SlotSocket;
  *
  * <h2>Clients that vanish</h2>
  * A client that exits without DISCONNECT is noticed, as ibsim notices it, when its data port refuses a datagram
- * (ICMP port unreachable): its slot is freed and its attachment detached; the others are not disturbed. Malformed
+ * (ICMP port unreachable; in local mode, a send to its socket refused): its slot is freed and its attachment detached;
+ * the others are not disturbed. A client that is sent nothing would hold its slot for ever that way, so every 2 s,
+ * and whenever a CONNECT finds every slot taken, the server also asks the system whether each client's data socket
+ * is still there, without sending it anything ({@link PeerLiveness}: a loopback client's UDP port still bound, a
+ * local-mode client's socket name still taken); one that is gone is released the same way. A CONNECT from the
+ * address of a connected client replaces it (below).
+ *
+ * <h2>Loops</h2>
+ * A CONNECT naming one of the server's own ports (its control port or a slot's, at its address) as the client's data
+ * port is refused: the server would send that client's MADs to itself and take each one in again as the client's
+ * next request, so a request to the client's own port (an SM client's SA query to its own LID) would circulate for
+ * ever. In local mode a client's socket ({@code <basename>:in<pid>}) can never be one of the server's
+ * ({@code :ctl}, {@code :out<slot>}). Within the twin, directed routes are bounded by their hop count and LID routes by
+ * the twin's hop limit. Malformed
  * datagrams are counted ({@link #droppedDatagrams()}) and logged (at most one warning a second), never answered.
  *
  * <h2>Local mode</h2>
@@ -109,6 +122,8 @@ public final class IbsimServer implements AutoCloseable {
     private static final int PERMISSIVE = MadAddress.PERMISSIVE_LID;
     private static final long WARN_INTERVAL = TimeUnit.SECONDS.toNanos(1);
     private static final int BIND_ATTEMPTS = 64;
+    /** How often the clients are looked at for ones that are gone (see "Clients that vanish"). */
+    private static final long REAP_INTERVAL_MS = 2000;
     /** The longest basename {@link #startLocal} takes: its clients' names ({@code <basename>:in<pid>}) must fit. */
     public static final int MAX_BASENAME = LocalAddress.MAX_NAME - (":in" + Integer.MAX_VALUE).length();
 
@@ -125,8 +140,10 @@ public final class IbsimServer implements AutoCloseable {
 
     private final AttachPoint fabric;
     private final Object lifecycle = new Object();
-    private ExecutorService tasks;
+    private ScheduledExecutorService tasks;
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong faults = new AtomicLong();
+    private volatile String firstFault;
     private final Object warnLock = new Object();
     private long lastWarn;
     private long suppressed;
@@ -216,7 +233,7 @@ public final class IbsimServer implements AutoCloseable {
                 int dlid = from.lid() == PERMISSIVE ? PERMISSIVE : lid;
                 toClient(this, dlid, from.lid(), gsiQp(mad), from.qpn(), 0, IbsimWire.madLength(mad), mad);
             } catch (RuntimeException e) {
-                drop("MAD for client %d not sent: %s", slot.index, e.getMessage());
+                fault("MAD for client " + slot.index + " not sent", mad, e);
             }
         }
 
@@ -230,7 +247,7 @@ public final class IbsimServer implements AutoCloseable {
                 toClient(this, to.lid(), slid, to.qpn(), gsiQp(mad), IbsimWire.STATUS_TIMEOUT, IbsimWire.MAD_SIZE,
                         mad);
             } catch (RuntimeException e) {
-                drop("bounce for client %d not sent: %s", slot.index, e.getMessage());
+                fault("bounce for client " + slot.index + " not sent", mad, e);
             }
         }
 
@@ -329,7 +346,8 @@ public final class IbsimServer implements AutoCloseable {
     /** Starts the threads. Holding the lifecycle lock, the sockets bound. */
     private void serve(String tag) {
         running = true;
-        tasks = Executors.newSingleThreadExecutor(r -> daemon(r, "ibsim-server-" + tag + "-tasks"));
+        tasks = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ibsim-server-" + tag + "-tasks"));
+        tasks.scheduleWithFixedDelay(this::reapQuietly, REAP_INTERVAL_MS, REAP_INTERVAL_MS, TimeUnit.MILLISECONDS);
         threads.add(daemon(this::serveControl, "ibsim-server-" + tag));
         for (Slot s : slots) {
             threads.add(daemon(() -> serveSlot(s), "ibsim-server-" + tag + "-slot-" + s.index));
@@ -569,7 +587,7 @@ public final class IbsimServer implements AutoCloseable {
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "ibsim server: control reply to {0}: {1}", from, e.toString());
             } catch (RuntimeException e) {
-                drop("control datagram from %s dropped: %s", from, e);
+                fault("control datagram from " + from + " dropped", bytes(buf), e);
             }
         }
     }
@@ -626,7 +644,7 @@ public final class IbsimServer implements AutoCloseable {
         try {
             fromClient(s, buf);
         } catch (RuntimeException e) {
-            drop("MAD from client %d dropped: %s", slot.index, e);
+            fault("MAD from client " + slot.index + " dropped", bytes(buf), e);
         }
         return ch;
     }
@@ -726,7 +744,7 @@ public final class IbsimServer implements AutoCloseable {
         try {
             replyType = answer(id, type, data, from);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "ibsim server: control request " + type + " of client " + id + " failed", e);
+            fault("control request " + type + " of client " + id + " failed", raw, e);
             replyType = IbsimWire.TYPE_ERROR;
         }
         ByteBuffer reply = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
@@ -826,6 +844,13 @@ public final class IbsimServer implements AutoCloseable {
                 return IbsimWire.TYPE_ERROR;
             }
             peer = new InetSocketAddress(ip.getAddress(), id);
+            if (ownSocket((InetSocketAddress) peer)) {
+                // the server would send the client's MADs to itself: a request to the client's own port (an SM's
+                // SA query to its own LID) would come back in as the client's next request, for ever
+                warn("CONNECT from %s names data port %d, one of this server's own ports (%d..%d): refused", from,
+                        id, port(), port() + SLOTS);
+                return IbsimWire.TYPE_ERROR;
+            }
         }
         for (Slot s : slots) {
             Session old = s.session;
@@ -837,12 +862,9 @@ public final class IbsimServer implements AutoCloseable {
                 release(old, "replaced by a new client at the same address", Level.WARNING);
             }
         }
-        Slot free = null;
-        for (Slot s : slots) {
-            if (s.session == null) {
-                free = s;
-                break;
-            }
+        Slot free = freeSlot();
+        if (free == null && reapVanished() > 0) {
+            free = freeSlot();
         }
         if (free == null) {
             warn("can't open new connection for client %s: all %d client slots are taken", peer, SLOTS);
@@ -887,6 +909,76 @@ public final class IbsimServer implements AutoCloseable {
         LOG.log(Level.DEBUG, "ibsim server: attached client {0} ({1}) at node \"{2}\" port {3}{4}", free.index, peer,
                 session.nodeName, a.portNumber(), info.issm() ? " as SM" : "");
         return granted(session, data);
+    }
+
+    private Slot freeSlot() {
+        for (Slot s : slots) {
+            if (s.session == null) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether {@code peer} is one of this server's own sockets (the control socket or a slot's): where the server is
+     * bound, or, bound to the wildcard address, at any address of this host.
+     */
+    private boolean ownSocket(InetSocketAddress peer) {
+        InetSocketAddress at = address();
+        int p = peer.getPort();
+        if (p < at.getPort() || p > at.getPort() + SLOTS) {
+            return false;
+        }
+        InetAddress bound = at.getAddress();
+        InetAddress a = peer.getAddress();
+        if (bound.equals(a)) {
+            return true;
+        }
+        if (!bound.isAnyLocalAddress()) {
+            return false;
+        }
+        try {
+            return a.isLoopbackAddress() || a.isAnyLocalAddress() || java.net.NetworkInterface.getByInetAddress(a)
+                    != null;
+        } catch (java.net.SocketException e) {
+            return true;   // cannot tell: refusing a client is better than a loop
+        }
+    }
+
+    /**
+     * Frees the slots whose client has gone without DISCONNECT, as far as the system can tell without disturbing
+     * the live ones ({@link PeerLiveness}); the number freed. Any thread.
+     */
+    private int reapVanished() {
+        Slot[] all = slots;
+        if (all == null || !running) {
+            return 0;
+        }
+        PeerLiveness liveness = new PeerLiveness();
+        int freed = 0;
+        for (Slot slot : all) {
+            Session s = slot.session;
+            if (s != null && liveness.check(s.peer) == PeerLiveness.Answer.GONE
+                    && release(s, "is gone (no socket " + (basename != null ? "has its name" : "is bound to its "
+                    + "port") + ") - disconnected", Level.WARNING)) {
+                freed++;
+            }
+        }
+        return freed;
+    }
+
+    private void reapQuietly() {
+        try {
+            reapVanished();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "ibsim server: looking for vanished clients failed", e);
+        }
+    }
+
+    /** Frees the slots of clients that are gone now, at once (as every 2 s); the number freed. */
+    public int reclaimVanishedClients() {
+        return reapVanished();
     }
 
     /** Fills a CONNECT's answer for the session it made: the slot and the node's id. */
@@ -959,7 +1051,7 @@ public final class IbsimServer implements AutoCloseable {
         try {
             s.attachment.send(mad, to);
         } catch (RuntimeException e) {
-            drop("the twin refused a MAD from client %d: %s", s.slot.index, e);
+            fault("the twin refused a MAD from client " + s.slot.index, mad, e);
         }
     }
 
@@ -1003,6 +1095,39 @@ public final class IbsimServer implements AutoCloseable {
     }
 
     // ---- logging ----
+
+    /**
+     * An exception where none should be (the twin's or the server's own code failed on some input): counted
+     * ({@link #faults()}), the first remembered with the input in hex ({@link #firstFault()}), logged with its trace.
+     */
+    private void fault(String what, byte[] input, RuntimeException e) {
+        dropped.incrementAndGet();
+        synchronized (faults) {
+            if (firstFault == null) {
+                firstFault = what + ": " + e + "; input (" + input.length + " bytes): " + java.util.HexFormat.of()
+                        .formatHex(input);
+            }
+            faults.incrementAndGet();   // after: whoever sees the count sees the first one
+        }
+        LOG.log(Level.WARNING, "ibsim server: " + what, e);
+    }
+
+    private static byte[] bytes(ByteBuffer datagram) {
+        ByteBuffer d = datagram.duplicate().rewind();
+        byte[] b = new byte[d.remaining()];
+        d.get(b);
+        return b;
+    }
+
+    /** Exceptions caught where there should have been none: the twin or the server failed on some datagram. */
+    public long faults() {
+        return faults.get();
+    }
+
+    /** The first of {@link #faults()}: what failed, the exception, and the datagram or MAD in hex; null if none. */
+    public String firstFault() {
+        return firstFault;
+    }
 
     private void drop(String format, Object... args) {
         dropped.incrementAndGet();

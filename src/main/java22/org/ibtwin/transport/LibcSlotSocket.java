@@ -176,7 +176,7 @@ final class LibcSlotSocket implements SlotSocket {
     public void connect(SocketAddress peer) throws IOException {
         int e = withAddress(CONNECT, peer);
         if (e != 0) {
-            throw new SocketException("connect " + peer + ": " + strerror(e));
+            throw failure("connect " + peer, e);
         }
         connected = true;
     }

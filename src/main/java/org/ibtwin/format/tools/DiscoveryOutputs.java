@@ -77,8 +77,8 @@ public final class DiscoveryOutputs {
             } else if (type == null) {
                 throw new FormatException(file, no, "iblinkinfo port line before any Switch: or CA: header");
             }
-            int lid = Text.integer(m.group(3), file, no, "lid");
-            int port = Text.integer(m.group(4), file, no, "port");
+            int lid = Text.ranged(m.group(3), file, no, "lid", 0, 0xffff);
+            int port = Text.ranged(m.group(4), file, no, "port", 0, 255);
             String link = m.group(6);
             LinkWidth w = null;
             LinkSpeed s = null;
@@ -108,8 +108,8 @@ public final class DiscoveryOutputs {
             Matcher r = REMOTE.matcher(rest);
             if (r.matches() && !r.group(3).isEmpty() && !rest.startsWith("[")) {
                 rguid = r.group(1) == null ? null : Text.guid(r.group(1), file, no);
-                rlid = Text.integer(r.group(2), file, no, "remote lid");
-                rport = Text.integer(r.group(3), file, no, "remote port");
+                rlid = Text.ranged(r.group(2), file, no, "remote lid", 0, 0xffff);
+                rport = Text.ranged(r.group(3), file, no, "remote port", 0, 255);
                 rdesc = r.group(5);
                 Matcher cwm = COULD_W.matcher(r.group(6));
                 if (cwm.find()) {
@@ -151,12 +151,13 @@ public final class DiscoveryOutputs {
             String desc = connected ? m.group(11) : m.group(13);
             String key = String.format("0x%016x", guid);
             out.add(new PortLine(t, key, t == NodeType.SWITCH ? (Long) guid : null, guid, desc,
-                    Text.integer(m.group(2), file, no, "lid"), Text.integer(m.group(3), file, no, "port"),
+                    Text.ranged(m.group(2), file, no, "lid", 0, 0xffff), Text.ranged(m.group(3), file, no, "port",
+                    0, 255),
                     connected ? w : null, connected ? s : null, null,
                     connected ? PhysState.LINK_UP : null,
                     connected ? type(m.group(7)) : null, connected ? (Long) Text.guid(m.group(10), file, no) : null,
-                    connected ? Text.integer(m.group(8), file, no, "remote lid") : -1,
-                    connected ? Text.integer(m.group(9), file, no, "remote port") : -1,
+                    connected ? Text.ranged(m.group(8), file, no, "remote lid", 0, 0xffff) : -1,
+                    connected ? Text.ranged(m.group(9), file, no, "remote port", 0, 255) : -1,
                     connected ? m.group(12) : null, null, null, no));
         }
         return out;

@@ -165,7 +165,7 @@ public final class HostOutputs {
                                 + "\"200 Gb/sec (4X HDR)\")");
                     }
                     port.rate = Double.parseDouble(r.group(1));
-                    port.width = LinkWidth.ofLanes(Integer.parseInt(r.group(2)));
+                    port.width = LinkWidth.ofLanes(Text.integer(r.group(2), file, no, "width"));
                     port.speed = r.group(3) == null ? LinkSpeed.SDR : LinkSpeed.parse(r.group(3));
                 }
                 case "link_layer" -> port.layer = layer(v);
@@ -322,12 +322,12 @@ public final class HostOutputs {
             }
             Matcher n = NUMA.matcher(l);
             if (n.matches()) {
-                numa = Integer.parseInt(n.group(1));
+                numa = Text.integer(n.group(1), file, no, "NUMA node");
             }
             if (section.equals("DevCtl")) {
                 Matcher mp = MPS.matcher(l);
                 if (mp.find()) {
-                    mps = Integer.parseInt(mp.group(1));
+                    mps = Text.integer(mp.group(1), file, no, "MaxPayload");
                 }
             }
             Matcher lk = LNK.matcher(l);
@@ -335,7 +335,7 @@ public final class HostOutputs {
                 Matcher s = SPEED.matcher(lk.group(2));
                 Matcher w = WIDTH.matcher(lk.group(2));
                 PcieGen g = s.find() ? gen(s.group(1)) : null;
-                Integer x = w.find() ? Integer.valueOf(w.group(1)) : null;
+                Integer x = w.find() ? Integer.valueOf(Text.integer(w.group(1), file, no, "PCIe width")) : null;
                 if (g == null && lk.group(2).contains("Speed") && !lk.group(2).contains("unknown")) {
                     throw new FormatException(file, no, "PCIe speed in \"" + lk.group(2).strip()
                             + "\" not understood");

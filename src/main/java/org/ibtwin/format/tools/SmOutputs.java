@@ -160,10 +160,14 @@ public final class SmOutputs {
                 } catch (NumberFormatException e) {
                     throw new FormatException(file, i + 1, "LID range end \"" + h.group(4) + "\" is not a number");
                 }
+                if (top < 0 || top > 0xffff) {
+                    throw new FormatException(file, i + 1, "LID range end " + (h.group(3) != null ? h.group(3) : "")
+                            + h.group(4) + " beyond 0xffff");
+                }
                 lft = new int[top + 1];
                 java.util.Arrays.fill(lft, -1);
                 Matcher lm = LID_IN.matcher(h.group(5));
-                lid = lm.find() ? Integer.parseInt(lm.group(1)) : 0;
+                lid = lm.find() ? Text.ranged(lm.group(1), file, i + 1, "LID", 0, 0xffff) : 0;
                 guid = Text.guid(h.group(6), file, i + 1);
                 desc = h.group(7);
                 if (h.group(3) == null && desc.length() >= 2 && desc.startsWith("'") && desc.endsWith("'")) {
@@ -174,11 +178,11 @@ public final class SmOutputs {
             }
             Matcher r = ROUTE.matcher(l);
             if (lft != null && r.matches()) {
-                int dlid = Integer.parseInt(r.group(1), 16);
-                if (dlid >= lft.length) {
+                long dlid = Text.number("0x" + r.group(1), file, i + 1, "LID");
+                if (dlid < 0 || dlid >= lft.length) {
                     throw new FormatException(file, i + 1, "LID 0x" + r.group(1) + " beyond the range in the header");
                 }
-                lft[dlid] = Text.integer(r.group(2), file, i + 1, "port");
+                lft[(int) dlid] = Text.integer(r.group(2), file, i + 1, "port");
             }
         }
         return out;

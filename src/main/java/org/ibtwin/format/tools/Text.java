@@ -29,6 +29,15 @@ final class Text {
         }
     }
 
+    /** {@link #integer} within {@code min..max}: a LID (0..0xffff), a port number (0..255). */
+    static int ranged(String s, String file, int line, String what, int min, int max) {
+        int v = integer(s, file, line, what);
+        if (v < min || v > max) {
+            throw new FormatException(file, line, what + " " + s.trim() + " out of range (" + min + ".." + max + ")");
+        }
+        return v;
+    }
+
     static int integer(String s, String file, int line, String what) {
         long v = number(s, file, line, what);
         if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
