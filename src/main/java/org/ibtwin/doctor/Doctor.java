@@ -24,6 +24,7 @@ import org.ibtwin.doctor.checks.SpeedCheck;
 import org.ibtwin.doctor.checks.StandbySmCheck;
 import org.ibtwin.doctor.checks.SubnetManagerCheck;
 import org.ibtwin.doctor.checks.WidthCheck;
+import org.ibtwin.model.NaturalOrder;
 
 /** Runs every check on a state and orders what they find, most severe first. */
 public final class Doctor {
@@ -41,7 +42,7 @@ public final class Doctor {
 
     /** Report order: severity, then id, then where. */
     public static final Comparator<Finding> ORDER = Comparator.comparing(Finding::severity)
-            .thenComparing(Finding::id).thenComparing(Finding::where, Doctor::natural);
+            .thenComparing(Finding::id).thenComparing(Finding::where, NaturalOrder::compare);
 
     public static Report examine(FabricState state, Thresholds thresholds) {
         List<Finding> findings = new ArrayList<>();
@@ -62,38 +63,5 @@ public final class Doctor {
         }
         findings.sort(ORDER);
         return new Report(state.source(), state.shape(), findings, ran, skipped, state.read(), state.ignored());
-    }
-
-    /** "node2" before "node10": digit runs compare as numbers. */
-    static int natural(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            char x = a.charAt(i);
-            char y = b.charAt(j);
-            if (Character.isDigit(x) && Character.isDigit(y)) {
-                int si = i;
-                int sj = j;
-                while (i < a.length() && Character.isDigit(a.charAt(i))) {
-                    i++;
-                }
-                while (j < b.length() && Character.isDigit(b.charAt(j))) {
-                    j++;
-                }
-                String na = a.substring(si, i).replaceFirst("^0+(?=.)", "");
-                String nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
-                int c = na.length() != nb.length() ? Integer.compare(na.length(), nb.length()) : na.compareTo(nb);
-                if (c != 0) {
-                    return c;
-                }
-            } else {
-                if (x != y) {
-                    return Character.compare(x, y);
-                }
-                i++;
-                j++;
-            }
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.HostFacts;
+import org.ibtwin.model.NaturalOrder;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.Port;
 import org.ibtwin.perf.Names;
@@ -78,7 +79,7 @@ public record GpuNode(String name, List<Port> nics, HostFacts facts) {
             }
         }
         List<GpuNode> out = new ArrayList<>(ports.size());
-        Comparator<Port> byDevice = Comparator.comparing((Port p) -> device(p.node()), GpuNode::compareNatural)
+        Comparator<Port> byDevice = Comparator.comparing((Port p) -> device(p.node()), NaturalOrder::compare)
                 .thenComparingInt(Port::number);
         ports.forEach((host, list) -> {
             if (!list.isEmpty()) {
@@ -94,38 +95,5 @@ public record GpuNode(String name, List<Port> nics, HostFacts facts) {
         String d = n.description() == null ? "" : n.description().trim();
         String[] w = d.split("\\s+", 2);
         return w.length > 1 ? w[1] : n.name();
-    }
-
-    /** Compares names with their digit runs as numbers: mlx5_2 before mlx5_10. */
-    static int compareNatural(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            char ca = a.charAt(i);
-            char cb = b.charAt(j);
-            if (Character.isDigit(ca) && Character.isDigit(cb)) {
-                int si = i;
-                int sj = j;
-                while (i < a.length() && Character.isDigit(a.charAt(i))) {
-                    i++;
-                }
-                while (j < b.length() && Character.isDigit(b.charAt(j))) {
-                    j++;
-                }
-                String na = a.substring(si, i).replaceFirst("^0+(?=.)", "");
-                String nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
-                int c = na.length() != nb.length() ? Integer.compare(na.length(), nb.length()) : na.compareTo(nb);
-                if (c != 0) {
-                    return c;
-                }
-            } else {
-                if (ca != cb) {
-                    return Character.compare(ca, cb);
-                }
-                i++;
-                j++;
-            }
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
     }
 }
