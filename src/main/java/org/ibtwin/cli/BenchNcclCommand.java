@@ -23,8 +23,10 @@ import picocli.CommandLine.Spec.Target;
 
 /**
  * {@code ibtwin bench nccl}: an all_reduce sweep (8 B to 8 GiB, factor 2) over every GPU of a rail-optimised fat
- * tree, as {@code ibtwin nccl all_reduce_perf -b 8 -e 8G -f 2} computes it: the routes, every ring and tree flow's
- * max-min fair share, each size's algorithm and protocol. Wall time per sweep and the heap it takes.
+ * tree, as {@code ibtwin nccl all_reduce_perf -b 8 -e 8G -f 2} computes it on the in-process twin: the fabric
+ * brought up by ibtwin's SM and learnt through MADs ({@link PerfFabric}), then per round the routes followed through
+ * the LFTs, every ring and tree flow's max-min fair share, each size's algorithm and protocol. The time split
+ * (bring-up, discovery, LFT reads, model) and the heap it takes.
  */
 @Command(name = "nccl", mixinStandardHelpOptions = true,
         description = "Time an all_reduce sweep (8 B..8 GiB) on a rail-optimised GPU fat tree.")
@@ -63,51 +65,69 @@ public final class BenchNcclCommand implements Callable<Integer> {
         err.println("bench nccl: building " + nodes + " nodes x " + gpus + " GPUs, rail-optimised, " + s.label()
                 + " ...");
         err.flush();
+        long t0 = System.nanoTime();
         Fabric f = GpuCluster.build(cs);
-        long fabricHeap = usedAfterGc();
-        Job job = new Job(GpuNode.of(f), gpus);
-        long[] wall = new long[rounds];
-        CollectiveModel.Estimate last = null;
-        int sizes = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            p.resetPeakUsage();
-        }
-        for (int r = -warmup; r < rounds; r++) {
-            long t0 = System.nanoTime();
-            CollectiveModel m = new CollectiveModel(PerfParams.DEFAULT, CollectiveParams.DEFAULT,
-                    NcclCommand.routes(f), job, Collective.ALL_REDUCE);
-            sizes = 0;
-            for (long b = 8; b <= 8L << 30; b *= 2) {
-                last = m.estimate(b, 4, null, null);
-                sizes++;
+        long built = System.nanoTime();
+        err.println("bench nccl: bringing it up in the in-process twin (ibtwin's SM), learning it through MADs ...");
+        err.flush();
+        org.ibtwin.lab.LabTransport t = org.ibtwin.lab.LabTransport.open(f, "the fabric", null);
+        long up = System.nanoTime();
+        try (PerfFabric pf = PerfFabric.over(t, f, "the in-process twin", err, "bench nccl")) {
+            long learnt = System.nanoTime();
+            long heapUp = usedAfterGc();
+            Job job = new Job(GpuNode.of(pf.fabric()), gpus);
+            long[] wall = new long[rounds];
+            long first = 0;
+            CollectiveModel.Estimate last = null;
+            int sizes = 0;
+            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+                p.resetPeakUsage();
             }
-            long t1 = System.nanoTime();
-            if (r >= 0) {
-                wall[r] = t1 - t0;
+            for (int r = -warmup; r < rounds; r++) {
+                long r0 = System.nanoTime();
+                CollectiveModel m = new CollectiveModel(PerfParams.DEFAULT, CollectiveParams.DEFAULT,
+                        NcclCommand.routes(pf), job, Collective.ALL_REDUCE);
+                sizes = 0;
+                for (long x = 8; x <= 8L << 30; x *= 2) {
+                    last = m.estimate(x, 4, null, null);
+                    sizes++;
+                }
+                long r1 = System.nanoTime();
+                if (r == -warmup) {
+                    first = r1 - r0;
+                }
+                if (r >= 0) {
+                    wall[r] = r1 - r0;
+                }
             }
-        }
-        long peak = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
-                peak += p.getPeakUsage().getUsed();
+            long peak = 0;
+            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
+                    peak += p.getPeakUsage().getUsed();
+                }
             }
+            long[] sorted = wall.clone();
+            Arrays.sort(sorted);
+            out.printf(Locale.ROOT, "fabric: %d nodes x %d GPUs, rail-optimised %s in %d scalable units: %d CAs, %d "
+                    + "switches, %d links (built in %.0f ms)%n", nodes, gpus, s.label(), cs.units(), f.cas().size(),
+                    f.switches().size(), f.links().size(), (built - t0) / 1e6);
+            out.printf(Locale.ROOT, "up:     %.0f ms for ibtwin's SM to bring the twin up; %.0f ms to learn it "
+                    + "through %,d SMPs%n", (up - built) / 1e6, (learnt - up) / 1e6, pf.live().discoverySmps());
+            out.printf(Locale.ROOT, "sweep:  all_reduce_perf -b 8 -e 8G -f 2, %d ranks, %d sizes, every algorithm and "
+                    + "protocol; routes %s%n", job.ranks(), sizes, pf.routeSource());
+            out.printf(Locale.ROOT, "first:  %.0f ms, the LFT blocks read through MADs as the routes need them%n",
+                    first / 1e6);
+            out.printf(Locale.ROOT, "model:  best %.0f ms  median %.0f ms per sweep (%d rounds after %d warm-up: "
+                    + "routes through the tables read, flows, fair share and every size)%n", sorted[0] / 1e6,
+                    sorted[sorted.length / 2] / 1e6, rounds, warmup);
+            out.printf(Locale.ROOT, "heap:   %.0f MiB with the twin up and the fabric learnt (after GC); peak %.0f "
+                    + "MiB during the sweeps; -Xmx %.0f MiB%n", heapUp / 1048576.0, peak / 1048576.0,
+                    Runtime.getRuntime().maxMemory() / 1048576.0);
+            out.printf(Locale.ROOT, "8 GiB:  %s/%s, busbw %.1f GB/s: %s%n", last.algorithm().label(),
+                    last.protocol().label(), last.busbw(), last.why());
+            out.flush();
+            return 0;
         }
-        out.printf(Locale.ROOT, "fabric: %d nodes x %d GPUs, rail-optimised %s in %d scalable units: %d CAs, %d "
-                + "switches, %d links%n", nodes, gpus, s.label(), cs.units(), f.cas().size(), f.switches().size(),
-                f.links().size());
-        out.printf(Locale.ROOT, "sweep:  all_reduce_perf -b 8 -e 8G -f 2, %d ranks, %d sizes, every algorithm and "
-                + "protocol%n", job.ranks(), sizes);
-        long[] sorted = wall.clone();
-        Arrays.sort(sorted);
-        out.printf(Locale.ROOT, "wall:   best %.0f ms  median %.0f ms (%d rounds after %d warm-up; routes, flows, "
-                + "fair share and every size)%n", sorted[0] / 1e6, sorted[sorted.length / 2] / 1e6, rounds, warmup);
-        out.printf(Locale.ROOT, "heap:   %.0f MiB with the fabric built (after GC); peak %.0f MiB during the "
-                + "sweeps; -Xmx %.0f MiB%n", fabricHeap / 1048576.0, peak / 1048576.0,
-                Runtime.getRuntime().maxMemory() / 1048576.0);
-        out.printf(Locale.ROOT, "8 GiB:  %s/%s, busbw %.1f GB/s: %s%n", last.algorithm().label(),
-                last.protocol().label(), last.busbw(), last.why());
-        out.flush();
-        return 0;
     }
 
     private static long usedAfterGc() {

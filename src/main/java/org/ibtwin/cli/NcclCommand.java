@@ -15,10 +15,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.NamePattern;
 import org.ibtwin.model.Fabric;
-import org.ibtwin.perf.MinHopRoutes;
+import org.ibtwin.model.Port;
+import org.ibtwin.perf.LftRoutes;
+import org.ibtwin.perf.Names;
 import org.ibtwin.perf.PerfParams;
 import org.ibtwin.perf.Routes;
 import org.ibtwin.perf.collective.Algorithm;
@@ -36,8 +37,11 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code ibtwin nccl <test>_perf}: what nccl-tests prints for a collective on the fabric's GPU nodes, row for row
- * (nccl-tests 2.19 against NCCL 2.30), from {@link CollectiveModel}. ibtwin's own options: --nodes, --hosts, --algo,
- * --proto, --fabric, --json, --why, --plot. Bad input is one line and exit 2.
+ * (nccl-tests 2.19 against NCCL 2.30), from {@link CollectiveModel}. The fabric is the one the transport options
+ * name, as the perftest tools see it ({@link PerfFabric}: learnt through MADs, every ring and tree edge on the
+ * routes the switches' LFTs hold), its GPU facts from the description ({@code --facts}, else the --fabric file).
+ * ibtwin's own options: --nodes, --hosts, --algo, --proto, --facts, --json, --why, --plot. Bad input is one line and
+ * exit 2; a fabric that cannot be read, or ranks it cannot connect, one line and exit 1.
  */
 @Command(name = "nccl", mixinStandardHelpOptions = true, sortOptions = false,
         description = "nccl-tests on the fabric: all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
@@ -136,9 +140,14 @@ public final class NcclCommand implements Callable<Integer> {
             description = "Restrict NCCL's protocol, as NCCL_PROTO: ll, ll128, simple, comma-separated.")
     String proto;
 
-    @Option(names = "--fabric", paramLabel = "<file>",
-            description = "Fabric file: a description with GPU hosts (default: the built-in one).")
-    String fabric;
+    @CommandLine.Mixin
+    TransportOptions transport;
+
+    @Option(names = "--facts", paramLabel = "<file>",
+            description = "Fabric description to take the GPU hosts' facts (GPUs, NVLink, GPUDirect, PCIe, NUMA) "
+                    + "from (default: the --fabric file, else the built-in default fabric), matched by node GUID, "
+                    + "else host name.")
+    String facts;
 
     @Option(names = "--json", description = "Print JSON instead of nccl-tests' text.")
     boolean json;
@@ -192,23 +201,75 @@ public final class NcclCommand implements Callable<Integer> {
             FileArgs.check("--plot", plot);   // its directory must exist: checked before the work
         }
 
-        Fabric f = FabricFiles.load(fabric);
+        Settings set = new Settings(coll, min, max, factor, step, nIters, nWarmup, typeSize, opName, rootRank, algos,
+                protos);
+        PrintWriter err = spec.commandLine().getErr();
+        try (PerfFabric pf = PerfFabric.open(transport, facts, err, "ibtwin nccl")) {
+            return execute(pf, set);
+        } catch (PerfFabric.Unreachable | NoRoute e) {
+            err.println("ibtwin nccl: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** The options settled before the fabric is looked at. */
+    private record Settings(Collective coll, long min, long max, long factor, long step, int nIters, int nWarmup,
+                            int typeSize, String opName, int rootRank, Set<Algorithm> algos, Set<Protocol> protos) {
+    }
+
+    /** Two ranks the live tables do not connect: where the route stops and why. */
+    static final class NoRoute extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoRoute(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The routes the collective's edges follow: the fabric's own ({@link PerfFabric#trace}); a pair the tables do
+     * not connect stops the run, naming where the route stops.
+     */
+    static Routes routes(PerfFabric pf) {
+        return (Port src, Port dst) -> {
+            LftRoutes.Trace t = pf.trace(src, dst);
+            if (t.route() == null) {
+                throw new NoRoute("no route from " + Names.port(src) + " to " + Names.port(dst) + ": it stops at "
+                        + Names.port(t.at()) + ", " + t.problem() + " (routes: " + pf.routeSource()
+                        + "): NCCL cannot connect the ranks");
+            }
+            return t.route();
+        };
+    }
+
+    private Integer execute(PerfFabric pf, Settings set) throws IOException {
+        Collective coll = set.coll();
+        long min = set.min();
+        long max = set.max();
+        long factor = set.factor();
+        long step = set.step();
+        int typeSize = set.typeSize();
+        int rootRank = set.rootRank();
+        Fabric f = pf.fabric();
         Job job = job(f);
         if (coll.defaultRoot() >= 0 && rootRank >= job.ranks()) {
             throw new IllegalArgumentException("-r " + rootRank + ": the job has " + job.ranks() + " ranks");
         }
-        CollectiveModel model = new CollectiveModel(PerfParams.DEFAULT, CollectiveParams.DEFAULT, routes(f), job,
+        CollectiveModel model = new CollectiveModel(PerfParams.DEFAULT, CollectiveParams.DEFAULT, routes(pf), job,
                 coll);
-        checkAlgorithms(model, algos);
+        checkAlgorithms(model, set.algos());
+        if (transport.target().isInProcess()) {
+            transport.noticeSimulated(transport.target().fabric());
+        }
         List<Row> rows = new ArrayList<>();
         for (long s = min; s <= max; s = factor > 1 ? s * factor : s + step) {
-            rows.add(new Row(s, model.estimate(s, typeSize, algos, protos)));
+            rows.add(new Row(s, model.estimate(s, typeSize, set.algos(), set.protos())));
             if (factor > 1 && s > Long.MAX_VALUE / factor) {
                 break;
             }
         }
         String typeName = datatype.trim().toLowerCase(Locale.ROOT);
-        String redop = coll.reduces() ? opName : "none";
+        String redop = coll.reduces() ? set.opName() : "none";
         int printedRoot = coll.defaultRoot() < 0 ? -1 : rootRank;
         double avg = 0;
         for (Row r : rows) {
@@ -218,11 +279,11 @@ public final class NcclCommand implements Callable<Integer> {
 
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.print(Json.write(json(coll, job, model, rows, min, max, factor, step, nIters, nWarmup, typeName,
-                    redop, printedRoot, avg)));
+            out.print(Json.write(json(pf, coll, job, model, rows, min, max, factor, step, set.nIters(),
+                    set.nWarmup(), typeName, redop, printedRoot, avg)));
         } else {
             StringBuilder t = new StringBuilder();
-            header(t, coll, job, min, max, factor, step, nIters, nWarmup);
+            header(t, coll, job, min, max, factor, step, set.nIters(), set.nWarmup());
             for (Row r : rows) {
                 CollectiveModel.Estimate e = r.estimate();
                 t.append(String.format(Locale.ROOT, "%12d  %12d  %8s  %6s  %6s", e.bytes(), e.count(), typeName,
@@ -240,7 +301,7 @@ public final class NcclCommand implements Callable<Integer> {
             t.append("#\n");
             t.append('\n');
             if (why) {
-                appendWhy(t, f, model, rows);
+                appendWhy(t, pf, model, rows);
             }
             out.print(t);
         }
@@ -254,15 +315,10 @@ public final class NcclCommand implements Callable<Integer> {
             }
             FileArgs.write("--plot", () -> Plot.write(plotPath(plot), coll.program() + " on " + job.nodes().size()
                     + " node" + (job.nodes().size() == 1 ? "" : "s") + " x " + job.gpusPerNode() + " GPUs ("
-                    + (fabric == null ? "built-in fabric" : fabric) + ")", "size [bytes]", "busbw [GB/s]", points,
+                    + PerfFabric.name(transport) + ")", "size [bytes]", "busbw [GB/s]", points,
                     false));
         }
         return 0;
-    }
-
-    /** The routes collectives follow. A bare fabric file has no SM's tables: min-hop routes on the model. */
-    static Routes routes(Fabric f) {
-        return new MinHopRoutes(f);
     }
 
     private void header(StringBuilder t, Collective coll, Job job, long min, long max, long factor, long step,
@@ -308,13 +364,13 @@ public final class NcclCommand implements Callable<Integer> {
         return nvl > 0 ? "Tesla V100-SXM2-32GB" : "NVIDIA L40S";
     }
 
-    private void appendWhy(StringBuilder t, Fabric f, CollectiveModel model, List<Row> rows) {
+    private void appendWhy(StringBuilder t, PerfFabric pf, CollectiveModel model, List<Row> rows) {
         Job job = model.job();
         t.append(String.format(Locale.ROOT, "# ibtwin: %d node%s x %d GPU%s = %d ranks, %d NIC%s per node, %d "
-                + "channels; routes: min-hop on the fabric file (no subnet manager programmed them)%n",
+                + "channels; routes: %s%n",
                 job.nodes().size(), job.nodes().size() == 1 ? "" : "s", job.gpusPerNode(),
                 job.gpusPerNode() == 1 ? "" : "s", job.ranks(), job.nics(), job.nics() == 1 ? "" : "s",
-                model.channels()));
+                model.channels(), pf.routeSource()));
         for (Row r : rows) {
             CollectiveModel.Estimate e = r.estimate();
             t.append(String.format(Locale.ROOT, "# ibtwin: %12d  %s/%s  %s: %s%n", e.bytes(), e.algorithm().label(),
@@ -326,7 +382,7 @@ public final class NcclCommand implements Callable<Integer> {
         return l.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    private ObjectNode json(Collective coll, Job job, CollectiveModel model, List<Row> rows, long min, long max,
+    private ObjectNode json(PerfFabric pf, Collective coll, Job job, CollectiveModel model, List<Row> rows, long min, long max,
                             long factor, long step, int nIters, int nWarmup, String typeName, String redop,
                             int printedRoot, double avg) {
         ObjectNode j = JsonNodeFactory.instance.objectNode();
@@ -367,8 +423,8 @@ public final class NcclCommand implements Callable<Integer> {
         }
         j.putObject("average_bus_bandwidth").put("bandwidth", round(avg));
         ObjectNode ib = j.putObject("ibtwin");
-        ib.put("fabric", fabric == null ? "default (built-in)" : fabric);
-        ib.put("routes", "min-hop on the fabric file");
+        ib.put("fabric", PerfFabric.name(transport));
+        ib.put("routes", pf.routeSource());
         ib.put("nodes", job.nodes().size());
         ib.put("ranks", job.ranks());
         ib.put("nics_per_node", job.nics());

@@ -86,7 +86,35 @@ class NcclCommandTest {
         assertThat(l.get(22)).isEqualTo("# Out of bounds values : 0 OK");
         assertThat(l.get(23)).matches("# Avg bus bandwidth    : [0-9.]+ ");
         assertThat(l.subList(24, 28)).containsExactly("#", "# Collective test concluded: all_reduce_perf", "#", "");
-        assertThat(err.toString()).isEmpty();
+        // the in-process twin, as every tool on it says
+        assertThat(err.toString()).isEqualTo("ibtwin: querying the simulated fabric " + fabric("one")
+                + " (an in-process twin, not a real fabric)\n");
+    }
+
+    /** The routes are the ones ibtwin's SM programmed into the twin, read back through MADs, and say so. */
+    @Test
+    void routesComeFromTheLftsTheSmProgrammed() throws IOException {
+        assertThat(run("nccl", "all_reduce_perf", "-b", "1G", "-e", "1G", "--fabric", fabric("classic"), "--why"))
+                .isZero();
+        assertThat(out.toString()).containsPattern("# ibtwin: 8 nodes x 4 GPUs = 32 ranks, 1 NIC per node, 2 "
+                + "channels; routes: from the live LFTs of the in-process twin of " + java.util.regex.Pattern.quote(
+                fabric("classic")) + " \\([1-9][0-9]* LFT blocks read\\)\n").doesNotContain("min-hop");
+        out.getBuffer().setLength(0);
+        assertThat(run("nccl", "all_reduce_perf", "-b", "1G", "-e", "1G", "--fabric", fabric("classic"), "--json"))
+                .isZero();
+        JsonNode ib = new ObjectMapper().readTree(out.toString()).get("ibtwin");
+        assertThat(ib.get("fabric").asText()).isEqualTo(fabric("classic"));
+        assertThat(ib.get("routes").asText()).startsWith("from the live LFTs of the in-process twin of ");
+    }
+
+    /** Nothing listening where --ibsim points: one line, exit 1, as the perftest tools say it. */
+    @Test
+    void aFabricThatCannotBeReadIsOneLine() {
+        assertThat(run("nccl", "all_reduce_perf", "--ibsim", "127.0.0.1:24199", "--facts", fabric("two")))
+                .isEqualTo(1);
+        assertThat(err.toString()).isEqualTo("ibtwin nccl: cannot read ibsim at 127.0.0.1:24199: no ibsim listening "
+                + "at 127.0.0.1:24199\n");
+        assertThat(out.toString()).isEmpty();
     }
 
     @Test
@@ -185,6 +213,8 @@ class NcclCommandTest {
             {"nccl", "all_reduce_perf", "--fabric", dir.resolve("missing.yaml").toString()},
             {"nccl", "all_reduce_perf"},
             {"nccl", "all_reduce_perf", "--bogus"},
+            {"nccl", "all_reduce_perf", "--ibsim", "127.0.0.1:24199", "--fabric", fabric("two")},
+            {"nccl", "all_reduce_perf", "--ibsim", "127.0.0.1:24199", "--facts", dir.resolve("none.yaml").toString()},
             {"gen", "gpu-fat-tree", "--nodes", "4", "--gpus", "6", "-o", dir.resolve("x").toString()},
             {"gen", "gpu-fat-tree", "--nodes", "4", "--layout", "ring", "-o", dir.resolve("x").toString()},
             {"gen", "gpu-fat-tree", "--speed", "NDR", "--nodes", "1025", "-o", dir.resolve("x").toString()},
