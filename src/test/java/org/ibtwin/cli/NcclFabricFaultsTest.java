@@ -40,7 +40,7 @@ import picocli.CommandLine;
  * <p>The fabric: 8 nodes of 4 GPUs with one 4xHDR NIC (Gen4 x16) on a classic 2-level tree of radix-4 switches:
  * 4 leaves of 2 hosts, each leaf with one uplink to each of 2 spines.
  */
-class NcclFabricFaultsTest {
+public class NcclFabricFaultsTest {
     private static final int FIRST_PORT = 24100;
     private static final int LAST_PORT = 24140;
     /** Every ring edge leaves its leaf: host j of leaf L sends to host j of leaf L+1. */
@@ -65,7 +65,7 @@ class NcclFabricFaultsTest {
      * the packet headers of NCCL's 128 KiB RDMA writes at a 4096 B MTU, at NCCL's network efficiency. A ring
      * all_reduce's busbw is its edges' rate (each edge carries 2(n-1)/n of the buffer).
      */
-    static double hdrLinkBusbw() {
+    public static double hdrLinkBusbw() {
         PerfParams p = PerfParams.DEFAULT;
         CollectiveParams c = CollectiveParams.DEFAULT;
         return org.ibtwin.model.Link.dataGbps(LinkWidth.X4, LinkSpeed.HDR) * p.linkEfficiency() / 8
