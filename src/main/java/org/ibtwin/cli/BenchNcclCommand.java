@@ -66,18 +66,24 @@ public final class BenchNcclCommand implements Callable<Integer> {
                 + " ...");
         err.flush();
         long t0 = System.nanoTime();
+        long c0 = cpu();
         Fabric f = GpuCluster.build(cs);
         long built = System.nanoTime();
+        long cBuilt = cpu();
         err.println("bench nccl: bringing it up in the in-process twin (ibtwin's SM), learning it through MADs ...");
         err.flush();
         org.ibtwin.lab.LabTransport t = org.ibtwin.lab.LabTransport.open(f, "the fabric", null);
         long up = System.nanoTime();
+        long cUp = cpu();
         try (PerfFabric pf = PerfFabric.over(t, f, "the in-process twin", err, "bench nccl")) {
             long learnt = System.nanoTime();
+            long cLearnt = cpu();
             long heapUp = usedAfterGc();
             Job job = new Job(GpuNode.of(pf.fabric()), gpus);
             long[] wall = new long[rounds];
             long first = 0;
+            long firstCpu = 0;
+            long[] cpuRounds = new long[rounds];
             CollectiveModel.Estimate last = null;
             int sizes = 0;
             for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -85,6 +91,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
             }
             for (int r = -warmup; r < rounds; r++) {
                 long r0 = System.nanoTime();
+                long q0 = cpu();
                 CollectiveModel m = new CollectiveModel(PerfParams.DEFAULT, CollectiveParams.DEFAULT,
                         NcclCommand.routes(pf), job, Collective.ALL_REDUCE);
                 sizes = 0;
@@ -93,11 +100,14 @@ public final class BenchNcclCommand implements Callable<Integer> {
                     sizes++;
                 }
                 long r1 = System.nanoTime();
+                long q1 = cpu();
                 if (r == -warmup) {
                     first = r1 - r0;
+                    firstCpu = q1 - q0;
                 }
                 if (r >= 0) {
                     wall[r] = r1 - r0;
+                    cpuRounds[r] = q1 - q0;
                 }
             }
             long peak = 0;
@@ -108,18 +118,21 @@ public final class BenchNcclCommand implements Callable<Integer> {
             }
             long[] sorted = wall.clone();
             Arrays.sort(sorted);
+            long[] cpuSorted = cpuRounds.clone();
+            Arrays.sort(cpuSorted);
             out.printf(Locale.ROOT, "fabric: %d nodes x %d GPUs, rail-optimised %s in %d scalable units: %d CAs, %d "
-                    + "switches, %d links (built in %.0f ms)%n", nodes, gpus, s.label(), cs.units(), f.cas().size(),
-                    f.switches().size(), f.links().size(), (built - t0) / 1e6);
-            out.printf(Locale.ROOT, "up:     %.0f ms for ibtwin's SM to bring the twin up; %.0f ms to learn it "
-                    + "through %,d SMPs%n", (up - built) / 1e6, (learnt - up) / 1e6, pf.live().discoverySmps());
+                    + "switches, %d links (built in %.0f ms, cpu %.0f ms)%n", nodes, gpus, s.label(), cs.units(),
+                    f.cas().size(), f.switches().size(), f.links().size(), (built - t0) / 1e6, (cBuilt - c0) / 1e6);
+            out.printf(Locale.ROOT, "up:     %.0f ms (cpu %.0f ms) for ibtwin's SM to bring the twin up; %.0f ms (cpu "
+                    + "%.0f ms) to learn it through %,d SMPs%n", (up - built) / 1e6, (cUp - cBuilt) / 1e6,
+                    (learnt - up) / 1e6, (cLearnt - cUp) / 1e6, pf.live().discoverySmps());
             out.printf(Locale.ROOT, "sweep:  all_reduce_perf -b 8 -e 8G -f 2, %d ranks, %d sizes, every algorithm and "
                     + "protocol; routes %s%n", job.ranks(), sizes, pf.routeSource());
-            out.printf(Locale.ROOT, "first:  %.0f ms, the LFT blocks read through MADs as the routes need them%n",
-                    first / 1e6);
-            out.printf(Locale.ROOT, "model:  best %.0f ms  median %.0f ms per sweep (%d rounds after %d warm-up: "
-                    + "routes through the tables read, flows, fair share and every size)%n", sorted[0] / 1e6,
-                    sorted[sorted.length / 2] / 1e6, rounds, warmup);
+            out.printf(Locale.ROOT, "first:  %.0f ms (cpu %.0f ms), the LFT blocks read through MADs as the routes "
+                    + "need them%n", first / 1e6, firstCpu / 1e6);
+            out.printf(Locale.ROOT, "model:  best %.0f ms  median %.0f ms per sweep, cpu best %.0f ms (%d rounds after %d "
+                    + "warm-up: routes through the tables read, flows, fair share and every size)%n", sorted[0] / 1e6,
+                    sorted[sorted.length / 2] / 1e6, cpuSorted[0] / 1e6, rounds, warmup);
             out.printf(Locale.ROOT, "heap:   %.0f MiB with the twin up and the fabric learnt (after GC); peak %.0f "
                     + "MiB during the sweeps; -Xmx %.0f MiB%n", heapUp / 1048576.0, peak / 1048576.0,
                     Runtime.getRuntime().maxMemory() / 1048576.0);
@@ -128,6 +141,12 @@ public final class BenchNcclCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
+    }
+
+    /** CPU time of the whole process, ns (every thread: the twin's, the SM's, the model's). */
+    private static long cpu() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
     }
 
     private static long usedAfterGc() {

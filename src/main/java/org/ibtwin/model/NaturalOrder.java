@@ -21,9 +21,16 @@ public final class NaturalOrder {
                 while (j < b.length() && Character.isDigit(b.charAt(j))) {
                     j++;
                 }
-                String na = a.substring(si, i).replaceFirst("^0+(?=.)", "");
-                String nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
-                int c = na.length() != nb.length() ? Integer.compare(na.length(), nb.length()) : na.compareTo(nb);
+                while (si < i - 1 && a.charAt(si) == '0') {   // leading zeros, keeping one digit
+                    si++;
+                }
+                while (sj < j - 1 && b.charAt(sj) == '0') {
+                    sj++;
+                }
+                int c = Integer.compare(i - si, j - sj);
+                for (int k = 0; c == 0 && k < i - si; k++) {
+                    c = Character.compare(a.charAt(si + k), b.charAt(sj + k));
+                }
                 if (c != 0) {
                     return c;
                 }
