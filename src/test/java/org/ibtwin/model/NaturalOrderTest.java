@@ -30,4 +30,44 @@ class NaturalOrderTest {
                        @ForAll @StringLength(max = 8) @Chars({'0', '1', '2', '9', 'a', '_'}) String b) {
         assertThat(Integer.signum(NaturalOrder.compare(a, b))).isEqualTo(-Integer.signum(NaturalOrder.compare(b, a)));
     }
+
+    /** The same order as the comparison by stripped digit strings it replaced (without the regex). */
+    @Property(tries = 500)
+    void sameOrderAsComparingTheDigitRunsStripped(
+            @ForAll @StringLength(max = 8) @Chars({'0', '1', '2', '9', 'a', '_'}) String a,
+            @ForAll @StringLength(max = 8) @Chars({'0', '1', '2', '9', 'a', '_'}) String b) {
+        assertThat(Integer.signum(NaturalOrder.compare(a, b))).isEqualTo(Integer.signum(reference(a, b)));
+    }
+
+    private static int reference(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            char x = a.charAt(i);
+            char y = b.charAt(j);
+            if (Character.isDigit(x) && Character.isDigit(y)) {
+                int si = i;
+                int sj = j;
+                while (i < a.length() && Character.isDigit(a.charAt(i))) {
+                    i++;
+                }
+                while (j < b.length() && Character.isDigit(b.charAt(j))) {
+                    j++;
+                }
+                String na = a.substring(si, i).replaceFirst("^0+(?=.)", "");
+                String nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
+                int c = na.length() != nb.length() ? Integer.compare(na.length(), nb.length()) : na.compareTo(nb);
+                if (c != 0) {
+                    return c;
+                }
+            } else {
+                if (x != y) {
+                    return Character.compare(x, y);
+                }
+                i++;
+                j++;
+            }
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
 }
