@@ -444,6 +444,10 @@ public final class NcclCommand implements Callable<Integer> {
     private Job job(Fabric f) {
         List<GpuNode> all = GpuNode.of(f);
         if (all.isEmpty()) {
+            if (facts == null && !transport.target().isInProcess()) {
+                throw new IllegalArgumentException("no GPU hosts: MADs do not tell GPUs, so name the fabric's "
+                        + "description with --facts (hosts with 'gpu: true', as ibtwin gen gpu-fat-tree writes)");
+            }
             throw new IllegalArgumentException("the fabric has no GPU hosts: give them 'gpu: true' in its "
                     + "description (or build one with ibtwin gen gpu-fat-tree)");
         }

@@ -231,6 +231,15 @@ public class NcclFabricFaultsTest {
             assertThat(err.toString()).isEqualTo("ibtwin nccl: model min-hop: no SM has routed this fabric\n");
             assertThat(out.toString()).contains("; routes: model min-hop: no SM has routed this fabric\n");
             assertThat(busbw()).isCloseTo(hdrLinkBusbw(), within(hdrLinkBusbw() * 0.003));
+
+            // without --facts the GPUs are nowhere: MADs do not carry them
+            out.getBuffer().setLength(0);
+            err.getBuffer().setLength(0);
+            assertThat(Cli.executeAfresh(out, err, "nccl", "all_reduce_perf", "--ibsim", "127.0.0.1:" + port[0]))
+                    .isEqualTo(2);
+            assertThat(err.toString()).endsWith("no GPU hosts: MADs do not tell GPUs, so name the fabric's "
+                    + "description with --facts (hosts with 'gpu: true', as ibtwin gen gpu-fat-tree writes)\n");
+            assertThat(err.toString().lines()).hasSize(2);   // the min-hop line, then this one
         }
     }
 }
