@@ -196,7 +196,8 @@ public class NcclFabricFaultsTest {
         Files.writeString(off, Files.readString(Path.of(yaml)) + "hosts:\n  - match: \"node*\"\n"
                 + "    gpudirect: false\n");
         int[] port = new int[1];
-        try (Lab lab = served(f, port)) {
+        Lab lab = served(f, port);
+        try (lab) {
             assertThat(nccl(port[0], yaml)).isZero();
             double healthy = busbw();
             // Gen4 x16 slots carry more than the 4xHDR link: the link is the limit
@@ -226,7 +227,8 @@ public class NcclFabricFaultsTest {
     @Test
     void aFabricNoSmHasRoutedSaysItsRoutesAreTheModelsOwn() throws Exception {
         int[] port = new int[1];
-        try (Lab lab = served(Lab.of(FabricFiles.load(yaml)).noSm().start(), false, port)) {
+        Lab lab = served(Lab.of(FabricFiles.load(yaml)).noSm().start(), false, port);
+        try (lab) {
             assertThat(nccl(port[0], yaml)).as(err.toString()).isZero();
             assertThat(err.toString()).isEqualTo("ibtwin nccl: model min-hop: no SM has routed this fabric\n");
             assertThat(out.toString()).contains("; routes: model min-hop: no SM has routed this fabric\n");
