@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 /**
  * What the infiniband-diags front ends share: the transport and common options, and the real tools' way of failing
  * ({@code <tool>: iberror: failed: <why>} on stdout after whatever was printed so far, exit code 255 for C's
- * {@code exit(-1)}; libibmad's {@code ibwarn: [pid] ...} lines on stderr; usage on stderr with exit 2).
+ * {@code exit(-1)}; libibmad's {@code ibwarn: [pid] ...} lines on stderr; usage on stderr with exit 2). A tool
+ * that fails in its own words with its own exit codes (saquery's errno values) throws {@link Exit}.
  */
 abstract class DiagCommand implements Callable<Integer> {
     /** The exit code of the real tools' {@code exit(-1)}. */
@@ -59,18 +60,41 @@ abstract class DiagCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * A failure the tool reports its own way: the output so far on stdout, then {@link #getMessage()} (when there
+     * is one) on stderr, and the exit code {@link #code}.
+     */
+    static final class Exit extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int code;
+
+        Exit(int code, String message) {
+            super(message, null, false, false);
+            this.code = code;
+        }
+    }
+
     @Override
     public final Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
         int rc;
+        boolean printed = false;
         try {
             rc = execute();
         } catch (IbError e) {
             stdout.print(out);
             stdout.println(tool() + ": iberror: failed: " + e.getMessage());
             rc = IBERROR;
+            printed = true;
+        } catch (Exit e) {
+            stdout.print(out);
+            if (e.getMessage() != null) {
+                spec.commandLine().getErr().println(e.getMessage());
+            }
+            rc = e.code;
+            printed = true;
         }
-        if (rc != IBERROR) {
+        if (!printed && rc != IBERROR) {
             stdout.print(out);
         }
         stdout.flush();

@@ -1,8 +1,36 @@
 package org.ibtwin.diag;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
 /** GIDs as the tools print them: C's {@code inet_ntop(AF_INET6, ...)} of the 16 bytes (prefix, then GUID). */
 public final class Gids {
     private Gids() {
+    }
+
+    /** {@link #ntop(long, long)} of a GID as its 16 bytes (network order). */
+    public static String ntop(byte[] gid) {
+        long prefix = 0;
+        long guid = 0;
+        for (int i = 0; i < 8; i++) {
+            prefix = (prefix << 8) | (gid[i] & 0xff);
+            guid = (guid << 8) | (gid[8 + i] & 0xff);
+        }
+        return ntop(prefix, guid);
+    }
+
+    /** A GID in IPv6 text form ("fe80::2:c903:0:3"), as inet_pton reads it: its 16 bytes, or null. */
+    public static byte[] parse(String s) {
+        if (s == null || !s.contains(":") || !s.matches("[0-9a-fA-F:.]+")) {
+            return null;
+        }
+        try {
+            // a numeric literal only (the pattern above): no name is looked up
+            byte[] b = InetAddress.getByName(s).getAddress();
+            return b.length == 16 ? b : null;
+        } catch (UnknownHostException e) {
+            return null;
+        }
     }
 
     /**

@@ -151,6 +151,23 @@ public final class SaAttributes {
     private SaAttributes() {
     }
 
+    /** The layout of SA record {@code attrId} (NodeRecord ... PathRecord, InformInfo), or null for another. */
+    public static Layout record(int attrId) {
+        return switch (attrId) {
+            case AttributeIds.NODE_RECORD -> NODE_RECORD;
+            case AttributeIds.PORT_INFO_RECORD -> PORT_INFO_RECORD;
+            case AttributeIds.LINK_RECORD -> LINK_RECORD;
+            case AttributeIds.SWITCH_INFO_RECORD -> SWITCH_INFO_RECORD;
+            case AttributeIds.LFT_RECORD -> LFT_RECORD;
+            case AttributeIds.P_KEY_TABLE_RECORD -> P_KEY_TABLE_RECORD;
+            case AttributeIds.SM_INFO_RECORD -> SM_INFO_RECORD;
+            case AttributeIds.MC_MEMBER_RECORD -> MC_MEMBER_RECORD;
+            case AttributeIds.PATH_RECORD -> PATH_RECORD;
+            case AttributeIds.INFORM_INFO -> INFORM_INFO;
+            default -> null;
+        };
+    }
+
     /** A record's size in a GetTable response: rounded up to a multiple of 8 bytes (AttributeOffset's unit). */
     public static int tableStride(Layout record) {
         return (record.size() + 7) & ~7;

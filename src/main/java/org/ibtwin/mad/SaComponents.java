@@ -1,0 +1,73 @@
+package org.ibtwin.mad;
+
+import java.util.Map;
+
+/**
+ * Component masks (IBA 15.2.5): bit i of an SA query's ComponentMask says "component i of the template counts". The
+ * components of each record, in bit order, named by their fields in {@link SaAttributes}' layouts; null is a
+ * reserved component, or one no field here names. The SA server reads this table to filter records, its clients
+ * (saquery) to build templates, so both speak of the same bits by the same names.
+ */
+public final class SaComponents {
+    private static final Map<Integer, String[]> COMPONENTS = Map.of(
+            AttributeIds.NODE_RECORD, new String[] {"Lid", null, "BaseVers", "ClassVers", "NodeType", "NumPorts",
+                "SystemGuid", "Guid", "PortGuid", "PartCap", "DevId", "Revision", "LocalPort", "VendorId",
+                "NodeDesc"},
+            AttributeIds.PORT_INFO_RECORD, new String[] {"EndportLid", "PortNum", "Options", "Mkey", "GidPrefix",
+                "Lid", "SMLid", "CapMask"},
+            AttributeIds.LINK_RECORD, new String[] {"FromLID", "FromPort", "ToPort", "ToLID"},
+            AttributeIds.SWITCH_INFO_RECORD, new String[] {"Lid"},
+            AttributeIds.LFT_RECORD, new String[] {"Lid", "BlockNum"},
+            AttributeIds.P_KEY_TABLE_RECORD, new String[] {"Lid", "BlockNum", "PortNum"},
+            AttributeIds.SM_INFO_RECORD, new String[] {"Lid", null, "SmInfoGuid", "SmInfoKey", "SmActivity",
+                "SmPriority", "SmState"},
+            AttributeIds.MC_MEMBER_RECORD, new String[] {"McastMemMGid", "McastMemPortGid", "McastMemQkey",
+                "McastMemMLid", "McastMemMtuSelector", "McastMemMTU", "McastMemTClass", "McastMemPkey",
+                "McastMemRateSelector", "McastMemRate", "McastMemPktLifeSelector", "McastMemPktLife", "McastMemSL",
+                "McastMemFlowLbl", "McastMemHopLimit", "McastMemScope", "McastMemJoinState", "McastMemProxyJoin"},
+            // the 64-bit ServiceID is two components (its two halves); bit 7 is reserved
+            AttributeIds.PATH_RECORD, new String[] {"PathRecServiceId", "PathRecServiceId", "PathRecDGid",
+                "PathRecSGid", "PathRecDLid", "PathRecSLid", "PathRecRawTraffic", null, "PathRecFlowLabel",
+                "PathRecHopLimit", "PathRecTClass", "PathRecReversible", "PathRecNumPath", "PathRecPKey",
+                "PathRecQosClass", "PathRecSL", "PathRecMtuSelector", "PathRecMtu", "PathRecRateSelector",
+                "PathRecRate", "PathRecPktLifeSelector", "PathRecPktLife", "PathRecPreference"});
+
+    private SaComponents() {
+    }
+
+    /** How many components {@code attrId}'s record has here (0 for a record without a table). */
+    public static int count(int attrId) {
+        String[] names = COMPONENTS.get(attrId);
+        return names == null ? 0 : names.length;
+    }
+
+    /** The field component {@code bit} of {@code attrId}'s record names, or null (reserved, or none named). */
+    public static String name(int attrId, int bit) {
+        String[] names = COMPONENTS.get(attrId);
+        return names == null || bit < 0 || bit >= names.length ? null : names[bit];
+    }
+
+    /**
+     * The component mask bits of {@code field} of SA record {@code attrId}: one bit, or more for a field that is
+     * several components (PathRecord's ServiceID is bits 0 and 1).
+     */
+    public static long bit(int attrId, String field) {
+        String[] names = COMPONENTS.get(attrId);
+        long mask = 0;
+        for (int b = 0; names != null && b < names.length; b++) {
+            if (field.equals(names[b])) {
+                mask |= 1L << b;
+            }
+        }
+        if (mask == 0) {
+            throw new IllegalArgumentException("no component " + field + " in attribute 0x"
+                    + Integer.toHexString(attrId));
+        }
+        return mask;
+    }
+
+    /** The bits of a value and its selector (MTU, Rate, PacketLifeTime): both components. */
+    public static long selected(int attrId, String selectorField, String valueField) {
+        return bit(attrId, selectorField) | bit(attrId, valueField);
+    }
+}
