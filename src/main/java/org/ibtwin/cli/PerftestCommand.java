@@ -14,17 +14,16 @@ import java.util.Locale;
 import java.util.Stack;
 import java.util.concurrent.Callable;
 import org.ibtwin.model.Fabric;
-import org.ibtwin.model.Mtu;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.Port;
 import org.ibtwin.perf.Endpoint;
-import org.ibtwin.perf.Headers;
 import org.ibtwin.perf.Latency;
 import org.ibtwin.perf.LftRoutes;
 import org.ibtwin.perf.Names;
 import org.ibtwin.perf.Op;
 import org.ibtwin.perf.Route;
 import org.ibtwin.perf.PerfParams;
+import org.ibtwin.perf.PerftestOptions;
 import org.ibtwin.perf.Perftest;
 import org.ibtwin.perf.PerftestReport;
 import org.ibtwin.perf.PerftestReport.Kind;
@@ -47,15 +46,8 @@ import picocli.CommandLine.Spec.Target;
  * ({@link QpIdentity}). ibtwin's own options: --fabric, --numa, --why, --plot.
  */
 abstract class PerftestCommand implements Callable<Integer> {
-    /** perftest's limits. */
-    static final int MIN_ITER = 5;
-    static final int MAX_ITER = 100_000_000;
-    static final int MAX_QP = 16384;
-    static final int MAX_TX = 15000;
-    static final int MAX_INLINE = 912;
-    static final int MAX_INLINE_UD = 884;
-    static final long MAX_SIZE_ALL = 1L << 23;
-    static final long MAX_SIZE = 0x7fffffffL;
+    /** perftest's most QPs ({@link PerftestOptions#MAX_QP}). */
+    static final int MAX_QP = PerftestOptions.MAX_QP;
 
     @picocli.CommandLine.Spec(Target.SELF)
     CommandSpec spec;
@@ -439,50 +431,20 @@ abstract class PerftestCommand implements Callable<Integer> {
         return Math.round(v * f) / f;
     }
 
-    /** Reads and checks every option as perftest would; prints perftest's notices; null after a printed failure. */
+    /**
+     * Reads and checks every option as perftest would ({@link PerftestOptions}); prints perftest's notices; null
+     * after a printed failure.
+     */
     private Run settle(PerfFabric pf, PrintWriter out, PrintWriter err) {
         Fabric f = pf.fabric();
-        boolean bw = kind() == Kind.BW;
         if (serverHost == null || clientHost == null) {
             throw new IllegalArgumentException("name the server host and the client host, as in: " + tool()
                     + " node001 node002");
         }
-        if (!bw) {
-            for (Object[] o : new Object[][] {{qps, "-q"}, {txDepth, "-t"}, {cqMod, "-Q"},
-                {bidirectional ? "" : null, "-b"}, {reportGbits ? "" : null, "--report_gbits"}}) {
-                if (o[0] != null) {
-                    throw new IllegalArgumentException(o[1] + " is an option of the bandwidth tests");
-                }
-            }
-        }
-        if (op() == Op.ATOMIC && (size != null || all)) {
-            throw new IllegalArgumentException("Message size cannot be changed for Atomic tests");
-        }
-        if ((op() == Op.READ || op() == Op.ATOMIC) && inline != null) {
-            throw new IllegalArgumentException("Inline feature not available on READ/Atomic verbs");
-        }
-        if (op() != Op.READ && op() != Op.ATOMIC && outs != null) {
-            throw new IllegalArgumentException("Setting Outstanding reads only available on READ verb");
-        }
-        if (op() != Op.ATOMIC && atomicType != null) {
-            throw new IllegalArgumentException("-A is an option of the atomic tests");
-        }
-        String atomic = "FETCH_AND_ADD";
-        if (atomicType != null) {
-            atomic = atomicType.trim().toUpperCase(Locale.ROOT);
-            if (!atomic.equals("FETCH_AND_ADD") && !atomic.equals("CMP_AND_SWAP")) {
-                throw new IllegalArgumentException("Invalid Atomic type! please choose from {CMP_AND_SWAP,FETCH_AND_ADD}");
-            }
-        }
-        if (all && duration != null) {
-            throw new IllegalArgumentException("Duration mode currently doesn't support running on all sizes.");
-        }
-        if (plot != null && !all) {
-            throw new IllegalArgumentException("--plot draws a curve over message sizes: add -a");
-        }
-        if (plot != null && !plot.toLowerCase(Locale.ROOT).matches(".*\\.(svg|png)")) {
-            throw new IllegalArgumentException("--plot: name a .svg or .png file, got '" + plot + "'");
-        }
+        PerftestOptions.Given given = new PerftestOptions.Given(size, all, iters, duration, margin, qps, mtu,
+                connection, inline, bidirectional, txDepth, cqMod, outs, atomicType, gidIndex, noPeak, reportGbits,
+                numa, ibPort, device, plot);
+        PerftestOptions.Settings settings = PerftestOptions.settle(op(), kind(), given);
         if (plot != null) {
             FileArgs.check("--plot", plot);
         }
@@ -490,82 +452,18 @@ abstract class PerftestCommand implements Callable<Integer> {
         if (jsonFile != null) {
             FileArgs.check(outJson != null && !outJson.isEmpty() ? "--out_json" : "--out_json_file", jsonFile);
         }
-        String numaMode = numa.trim().toLowerCase(Locale.ROOT);
-        if (!numaMode.equals("near") && !numaMode.equals("far")) {
-            throw new IllegalArgumentException("--numa must be near or far, got '" + numa + "'");
-        }
-        Transport transport = Transport.RC;
-        if (connection != null) {
-            transport = Transport.parse(connection);
-            if (transport == null) {
-                throw new IllegalArgumentException("-c: connection type must be RC, UC or UD, got '" + connection
-                        + "' (XRC, DC and SRD are not modelled)");
-            }
-            if (!transport.supports(op())) {
-                throw new IllegalArgumentException("-c " + transport + ": " + op().label() + " does not run over "
-                        + transport);
-            }
-        }
-        int q = qps == null ? 1 : intIn("-q", qps, 1, MAX_QP);
-        long n = iters == null ? (bw && op() == Op.WRITE ? 5000 : 1000) : intIn("-n", iters, MIN_ITER, MAX_ITER);
-        int dur = duration == null ? 0 : intIn("-D", duration, 1, Integer.MAX_VALUE);
-        int marg = margin == null ? dur / 4 : intIn("-f", margin, 0, Integer.MAX_VALUE);
-        if (duration != null && !(dur > 2 * marg)) {
-            throw new IllegalArgumentException("please check that DURATION > 2*MARGIN");
-        }
-        int port = ibPort == null ? 1 : intIn("-i", ibPort, 1, 254);
-        int gid = gidIndex == null ? -1 : intIn("-x", gidIndex, 0, 64);
-        int requestedMtu = 0;
-        if (mtu != null) {
-            requestedMtu = intIn("-m", mtu, 256, 4096);
-            if (Mtu.ofBytes(requestedMtu) == null) {
-                throw new IllegalArgumentException("-m: Invalid MTU - " + requestedMtu
-                        + " (choose from {256,512,1024,2048,4096})");
-            }
-        }
-        long firstSize = op() == Op.ATOMIC ? Headers.ATOMIC_SIZE : bw ? 65536 : 2;
-        boolean sizeGiven = size != null;
-        if (sizeGiven) {
-            firstSize = parseSize(size);
-        }
-        int inl = inline == null ? -1 : intIn("-I", inline, 0, MAX_INLINE);
-        int tx = txDepth == null ? (bw ? 128 : 1) : intIn("-t", txDepth, 1, MAX_TX);
-        int cq = cqMod == null ? 100 : intIn("-Q", cqMod, 1, 1024);
-
-        // perftest's parser warns about the inline size before it looks at the devices
-        if (transport == Transport.UD && inl > MAX_INLINE_UD) {
-            out.print(PerftestReport.RESULT_LINE);
-            err.println("Setting inline size to " + MAX_INLINE_UD + " (Max inline size in UD)");
-            inl = MAX_INLINE_UD;
-        }
+        print(settings.notices(), out, err);
         Node server = Hosts.find(f, serverHost.trim());
         Node client = Hosts.find(f, clientHost.trim());
-        Port sp = Hosts.port(server, port);
-        Port cp = Hosts.port(client, port);
-        Endpoint cEnd = Endpoint.of(cp, numaMode.equals("far"));
-        Endpoint sEnd = Endpoint.of(sp, numaMode.equals("far"));
-        if (numaMode.equals("far")) {
-            for (Endpoint e : new Endpoint[] {cEnd, sEnd}) {
-                if (e.facts().numaNodes() < 2) {
-                    throw new IllegalArgumentException("--numa far: " + e.name() + " has a single NUMA node");
-                }
-            }
-        }
-        String dev = Hosts.device(client, cEnd.hca().verbsPrefix());
-        for (Node h : new Node[] {client, server}) {
-            String hd = Hosts.device(h, Endpoint.of(h.port(1), false).hca().verbsPrefix());
-            if (device != null && !device.equals(hd)) {
-                throw new IllegalArgumentException("-d: " + Names.node(h) + " has no device " + device + " (it has "
-                        + hd + ")");
-            }
-        }
-        for (Port pt : new Port[] {cp, sp}) {
-            if (pt.link() == null || !pt.link().isUp()) {
-                err.println(tool() + ": " + Names.port(pt) + " is down (physical state Polling): no link,"
-                        + " perftest cannot connect");
-                err.flush();
-                return null;
-            }
+        Port sp = Hosts.port(server, settings.port());
+        Port cp = Hosts.port(client, settings.port());
+        PerftestOptions.Resolved run;
+        try {
+            run = PerftestOptions.resolve(op(), kind(), given, settings, cp, sp);
+        } catch (PerftestOptions.NoLink e) {
+            err.println(tool() + ": " + e.getMessage());
+            err.flush();
+            return null;
         }
         LftRoutes.Trace ts = pf.trace(cp, sp);
         LftRoutes.Trace tc = pf.trace(sp, cp);
@@ -583,136 +481,24 @@ abstract class PerftestCommand implements Callable<Integer> {
                     + pf.pkeys(sp) + ") share no partition: the responder drops every packet (P_Key violation) "
                     + "and the transport retries run out";
         }
-        Route toServer = ts.route();
-        Route toClient = tc.route();
-        // The MTU: each side's active MTU (or -m), the smaller of the two after perftest exchanges them.
-        int active = Math.min(Perftest.activeMtu(cp).bytes(), Perftest.activeMtu(sp).bytes());
-        int m = active;
-        if (requestedMtu > 0) {
-            m = requestedMtu;
-            if (requestedMtu > active) {
-                out.print("Requested mtu is higher than active mtu \n");
-                out.print("Changing to active mtu - " + Mtu.ofBytes(active).code() + "\n");
-                m = active;
-            }
-        }
-        List<Long> sizes = new ArrayList<>();
-        if (all) {
-            long top = transport == Transport.UD ? m : MAX_SIZE_ALL;
-            for (long s = 2; s <= top; s *= 2) {
-                sizes.add(s);
-            }
-        } else {
-            if (transport == Transport.UD && firstSize > m) {
-                if (sizeGiven) {
-                    throw new IllegalArgumentException("Max message size in UD cannot be greater than MTU ("
-                            + m + ")");
-                }
-                err.println(" Max msg size in UD is MTU " + m);
-                err.println(" Changing to this MTU");
-                firstSize = m;
-            }
-            sizes.add(firstSize);
-        }
-        // perftest's dependencies between options
-        if (duration == null && tx > n) {
-            tx = (int) n;
-        }
-        if (bw && cqMod == null && firstSize > 8192 && transport != Transport.UD && !all) {
-            cq = 1;
-        }
-        if (cq > tx) {
-            cq = tx;
-        }
-        int rx = 0;
-        if (op() == Op.SEND && bidirectional) {
-            rx = 512;
-            if (duration == null && rx > n) {
-                rx = (int) n;
-            }
-            if (transport != Transport.RC && rx == 512) {
-                rx = (int) Math.min(n, 16000);
-            }
-            if (rx % 2 == 1) {
-                rx++;
-            }
-        }
-        if (inl < 0) {
-            inl = 0;
-            if (!bw) {
-                if (op() == Op.WRITE) {
-                    inl = 220;
-                } else if (op() == Op.SEND) {
-                    inl = transport == Transport.UD ? 188 : 236;
-                }
-            }
-        }
-        int maxOut = cEnd.hca().maxOutReads();
-        int outReads = maxOut;
-        if (outs != null) {
-            outReads = intIn("-o", outs, 1, Integer.MAX_VALUE);
-            if (outReads > maxOut) {
-                out.print(PerftestReport.RESULT_LINE);
-                err.println(" Number of outstanding reads is above max = " + maxOut);
-                err.println(" Changing to that max value");
-                outReads = maxOut;
-            }
-        }
-        boolean peak = !noPeak && duration == null && !(n > 20000 && bw);
-        return new Run(f, server, client, sEnd, cEnd, toServer, toClient, failure, sizes, bw ? q : 1, tx, cq, rx, inl,
-                outReads, m, transport, n, dur, dur - 2 * marg, peak, gid >= 0, dev, atomic);
+        print(run.notices(), out, err);
+        return new Run(f, server, client, run.serverEnd(), run.clientEnd(), ts.route(), tc.route(), failure,
+                run.sizes(), run.qps(), run.txDepth(), run.cqMod(), run.rxDepth(), run.inline(), run.outReads(),
+                run.mtu(), run.transport(), run.iters(), run.durationSec(), run.measuredSec(), run.peak(), run.gid(),
+                run.device(), run.atomic());
     }
 
-    /** A whole number in {@code [lo, hi]}: decimal, 0x hex or 0 octal, as strtol reads it. */
-    private static int intIn(String option, String text, long lo, long hi) {
-        long v;
-        try {
-            v = strtol(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " must be a whole number, got '" + text + "'");
+    /** perftest's notices, each on its stream as perftest prints it. */
+    private static void print(List<PerftestOptions.Notice> notices, PrintWriter out, PrintWriter err) {
+        for (PerftestOptions.Notice n : notices) {
+            out.print(n.out());
+            err.print(n.err());
         }
-        if (v < lo || v > hi) {
-            throw new IllegalArgumentException(option + " must be " + lo + ".." + hi + ", got " + text.trim());
-        }
-        return (int) v;
     }
 
-    private static long strtol(String s) {
-        if (s.matches("(?i)0x[0-9a-f]+")) {
-            return Long.parseLong(s.substring(2), 16);
-        }
-        if (s.matches("0[0-7]+")) {
-            return Long.parseLong(s.substring(1), 8);
-        }
-        if (s.matches("[+-]?\\d{1,18}")) {
-            return Long.parseLong(s);
-        }
-        throw new NumberFormatException(s);
-    }
-
-    /** -s: a number with an optional K or M suffix, 1 .. 2^31-1 bytes. */
+    /** -s: a number with an optional K or M suffix, 1 .. 2^31-1 bytes ({@link PerftestOptions#parseSize}). */
     static long parseSize(String text) {
-        String t = text.trim();
-        long factor = 1;
-        if (t.endsWith("K")) {
-            factor = 1024;
-            t = t.substring(0, t.length() - 1);
-        } else if (t.endsWith("M")) {
-            factor = 1024 * 1024;
-            t = t.substring(0, t.length() - 1);
-        }
-        long v;
-        try {
-            v = strtol(t) * factor;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("-s: Message Size should be between 1 and " + MAX_SIZE + ", got '"
-                    + text + "'");
-        }
-        if (v < 1 || v > MAX_SIZE) {
-            throw new IllegalArgumentException("-s: Message Size should be between 1 and " + MAX_SIZE + ", got '"
-                    + text + "'");
-        }
-        return v;
+        return PerftestOptions.parseSize(text);
     }
 
     // ---------------------------------------------------------------------------------------------- the tools
