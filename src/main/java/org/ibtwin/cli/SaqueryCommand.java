@@ -112,6 +112,10 @@ public final class SaqueryCommand extends DiagCommand {
 
     private enum Cmd { QUERY, NODE_RECORD, CLASS_PORT_INFO, ISSM, MCGROUPS, MCMEMBERS }
 
+    /** A command flag: given or not, the command it selects and what NodeRecords it prints (null: as before). */
+    private record Flag(boolean given, Cmd cmd, NodePrint print) {
+    }
+
     @Override
     DiagOptions diag() {
         DiagOptions d = new DiagOptions();
@@ -173,44 +177,20 @@ public final class SaqueryCommand extends DiagCommand {
         if (linkRecords) {
             query = Query.LINK_RECORD;
         }
-        if (nodeRecords) {
-            cmd = Cmd.NODE_RECORD;
-        }
-        if (lidsOf) {
-            cmd = Cmd.NODE_RECORD;
-            print = NodePrint.LID_ONLY;
-        }
-        if (uniqueLid) {
-            cmd = Cmd.NODE_RECORD;
-            print = NodePrint.UNIQUE_LID_ONLY;
-        }
-        if (guidsOf) {
-            cmd = Cmd.NODE_RECORD;
-            print = NodePrint.GUID_ONLY;
-        }
-        if (nameOfLid) {
-            cmd = Cmd.NODE_RECORD;
-            print = NodePrint.NAME_OF_LID;
-        }
-        if (nameOfGuid) {
-            cmd = Cmd.NODE_RECORD;
-            print = NodePrint.NAME_OF_GUID;
-        }
-        if (list) {
-            cmd = Cmd.NODE_RECORD;
-            print = NodePrint.CA_LIST;
-        }
-        if (issm) {
-            cmd = Cmd.ISSM;
-        }
-        if (groups) {
-            cmd = Cmd.MCGROUPS;
-        }
-        if (members) {
-            cmd = Cmd.MCMEMBERS;
-        }
-        if (classPortInfo) {
-            cmd = Cmd.CLASS_PORT_INFO;
+        // the last of these saquery reads wins, as in its option loop
+        for (Flag f : List.of(new Flag(nodeRecords, Cmd.NODE_RECORD, null),
+                new Flag(lidsOf, Cmd.NODE_RECORD, NodePrint.LID_ONLY),
+                new Flag(uniqueLid, Cmd.NODE_RECORD, NodePrint.UNIQUE_LID_ONLY),
+                new Flag(guidsOf, Cmd.NODE_RECORD, NodePrint.GUID_ONLY),
+                new Flag(nameOfLid, Cmd.NODE_RECORD, NodePrint.NAME_OF_LID),
+                new Flag(nameOfGuid, Cmd.NODE_RECORD, NodePrint.NAME_OF_GUID),
+                new Flag(list, Cmd.NODE_RECORD, NodePrint.CA_LIST), new Flag(issm, Cmd.ISSM, null),
+                new Flag(groups, Cmd.MCGROUPS, null), new Flag(members, Cmd.MCMEMBERS, null),
+                new Flag(classPortInfo, Cmd.CLASS_PORT_INFO, null))) {
+            if (f.given()) {
+                cmd = f.cmd();
+                print = f.print() != null ? f.print() : print;
+            }
         }
         List<String> rest = new ArrayList<>(args);
         if (query == null && cmd == Cmd.QUERY) {
