@@ -262,9 +262,12 @@ public final class SaQueries {
 
     // ---- names and LIDs
 
-    /** saquery's get_lid: a node description (asked of the SA's NodeRecords) or a LID. */
+    /**
+     * saquery's get_lid: a node description (asked of the SA's NodeRecords) or a LID; an empty one ("/1") is no LID
+     * (EINVAL), as strtol reads it.
+     */
     public int lid(String name) {
-        if (Character.isLetter(name.charAt(0))) {
+        if (!name.isEmpty() && Character.isLetter(name.charAt(0))) {
             for (byte[] r : records(AttributeIds.NODE_RECORD, 0, 0, new byte[0])) {
                 if (SaRecords.description(r).equals(name)) {
                     return (int) SaAttributes.NODE_RECORD.get(r, 0, "Lid");

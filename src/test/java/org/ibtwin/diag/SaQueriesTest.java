@@ -175,6 +175,9 @@ class SaQueriesTest {
         assertThatThrownBy(() -> s.lid("nosuchnode")).isInstanceOf(Failure.class)
                 .hasMessage("Failed to find lid for \"nosuchnode\": Machine is not on the network")
                 .extracting(e -> ((Failure) e).exitCode()).isEqualTo(SaQueries.ENONET);
+        assertThatThrownBy(() -> run(Query.PORT_INFO_RECORD, "/1")).isInstanceOf(Failure.class)
+                .hasMessage("Invalid lid specified: \"\"")
+                .extracting(e -> ((Failure) e).exitCode()).isEqualTo(SaQueries.EINVAL);
         assertThatThrownBy(() -> s.lid("70000")).isInstanceOf(Failure.class)
                 .hasMessage("Invalid lid specified: \"70000\"")
                 .extracting(e -> ((Failure) e).exitCode()).isEqualTo(SaQueries.EINVAL);
