@@ -2,17 +2,12 @@ package org.ibtwin.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.ibtwin.diag.LiveModel;
 import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
-import org.ibtwin.model.Link;
-import org.ibtwin.model.Node;
 import org.ibtwin.model.Port;
-import org.ibtwin.perf.Hop;
 import org.ibtwin.perf.LftRoutes;
 import org.ibtwin.perf.MinHopRoutes;
 import org.ibtwin.perf.Names;
@@ -50,7 +45,7 @@ final class PerfFabric implements AutoCloseable {
         this.transport = transport;
         this.live = live;
         this.where = where;
-        addFacts(live.fabric(), facts);
+        live.addFacts(facts);
         this.lfts = live.routed() ? new LftRoutes(live.forwarding(), true) : null;
         this.minHop = live.routed() ? null : new MinHopRoutes(live.fabric());
     }
@@ -134,15 +129,7 @@ final class PerfFabric implements AutoCloseable {
 
     /** "node001/1 -> leaf01 1/33 -> spine01 17/5 -> leaf03 33/2 -> node017/1": the switch ports a route crosses. */
     static String hops(Route r) {
-        StringBuilder sb = new StringBuilder(Names.port(r.src()));
-        List<Hop> h = r.hops();
-        for (int i = 0; i + 1 < h.size(); i++) {
-            Port in = h.get(i).to();
-            Port out = h.get(i + 1).from();
-            sb.append(" -> ").append(Names.node(in.node())).append(' ').append(in.number()).append('/')
-                    .append(out.number());
-        }
-        return sb.append(" -> ").append(Names.port(r.dst())).toString();
+        return Names.route(r);
     }
 
     /**
@@ -176,55 +163,6 @@ final class PerfFabric implements AutoCloseable {
             s.add(String.format("0x%04x", x));
         }
         return String.join(", ", s);
-    }
-
-    /** Copies the description's host facts, device ids and cables onto the nodes and links MADs showed. */
-    private static void addFacts(Fabric live, Fabric description) {
-        Map<Long, Node> byGuid = new HashMap<>();
-        Map<String, Node> byName = new HashMap<>();
-        for (Node n : description.nodes()) {
-            byGuid.put(n.guid(), n);
-            byName.putIfAbsent(Names.node(n), n);
-        }
-        Map<Node, Node> match = new HashMap<>();
-        for (Node n : live.nodes()) {
-            Node d = byGuid.get(n.guid());
-            if (d == null || d.type() != n.type()) {
-                d = byName.get(Names.node(n));
-            }
-            if (d == null || d.type() != n.type()) {
-                continue;
-            }
-            match.put(n, d);
-            if (d.hostFacts() != null) {
-                n.setHostFacts(d.hostFacts());
-            }
-        }
-        for (Link l : live.links()) {
-            Node da = match.get(l.a().node());
-            Node db = match.get(l.b().node());
-            if (da == null || db == null) {
-                continue;
-            }
-            Port pa = da.port(l.a().number());
-            if (pa == null || pa.link() == null || pa.remote() == null || pa.remote().node() != db
-                    || pa.remote().number() != l.b().number()) {
-                continue;
-            }
-            var before = l.cable();
-            var width = l.activeWidth();
-            var speed = l.activeSpeed();
-            var states = new org.ibtwin.model.PortState[] {l.a().state(), l.b().state()};
-            var phys = new org.ibtwin.model.PhysState[] {l.a().physState(), l.b().physState()};
-            l.setCable(pa.link().cable());
-            if (l.activeWidth() != width || l.activeSpeed() != speed) {
-                l.setCable(before);
-            }
-            l.a().setState(states[0]);
-            l.b().setState(states[1]);
-            l.a().setPhysState(phys[0]);
-            l.b().setPhysState(phys[1]);
-        }
     }
 
     @Override

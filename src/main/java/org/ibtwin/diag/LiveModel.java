@@ -197,6 +197,25 @@ public final class LiveModel {
         };
     }
 
+    /** A switch's LinearFDBTop as its SwitchInfo gave it (-1: not a switch of this scan). */
+    public int linearFdbTop(Node sw) {
+        Integer top = fdbTop.get(sw);
+        return top == null ? -1 : top;
+    }
+
+    /**
+     * A switch's LFT block {@code block} (64 egress ports, by LID), read the first time it is asked; null when it
+     * cannot be read or lies above LinearFDBTop.
+     */
+    public byte[] lftBlock(Node sw, int block) {
+        Integer top = fdbTop.get(sw);
+        if (top == null || block < 0 || block > top / 64) {
+            return null;
+        }
+        byte[] b = block(sw, block);
+        return b == null ? null : b.clone();
+    }
+
     private byte[] block(Node sw, int block) {
         byte[][] t = blocks.computeIfAbsent(sw, k -> new byte[fdbTop.get(k) / 64 + 1][]);
         if (t[block] == null) {
@@ -237,6 +256,59 @@ public final class LiveModel {
         pkeyReads++;
         pkeys.put(p, keys);
         return keys;
+    }
+
+    /**
+     * Copies a fabric description's host facts and cables onto the nodes and links MADs showed, matched by node GUID,
+     * else by host name (a cable only where it keeps the width and speed the link trained at).
+     */
+    public void addFacts(Fabric description) {
+        Fabric live = fabric;
+        Map<Long, Node> byGuid = new HashMap<>();
+        Map<String, Node> byName = new HashMap<>();
+        for (Node n : description.nodes()) {
+            byGuid.put(n.guid(), n);
+            byName.putIfAbsent(org.ibtwin.perf.Names.node(n), n);
+        }
+        Map<Node, Node> match = new HashMap<>();
+        for (Node n : live.nodes()) {
+            Node d = byGuid.get(n.guid());
+            if (d == null || d.type() != n.type()) {
+                d = byName.get(org.ibtwin.perf.Names.node(n));
+            }
+            if (d == null || d.type() != n.type()) {
+                continue;
+            }
+            match.put(n, d);
+            if (d.hostFacts() != null) {
+                n.setHostFacts(d.hostFacts());
+            }
+        }
+        for (Link l : live.links()) {
+            Node da = match.get(l.a().node());
+            Node db = match.get(l.b().node());
+            if (da == null || db == null) {
+                continue;
+            }
+            Port pa = da.port(l.a().number());
+            if (pa == null || pa.link() == null || pa.remote() == null || pa.remote().node() != db
+                    || pa.remote().number() != l.b().number()) {
+                continue;
+            }
+            var before = l.cable();
+            var width = l.activeWidth();
+            var speed = l.activeSpeed();
+            var states = new org.ibtwin.model.PortState[] {l.a().state(), l.b().state()};
+            var phys = new org.ibtwin.model.PhysState[] {l.a().physState(), l.b().physState()};
+            l.setCable(pa.link().cable());
+            if (l.activeWidth() != width || l.activeSpeed() != speed) {
+                l.setCable(before);
+            }
+            l.a().setState(states[0]);
+            l.b().setState(states[1]);
+            l.a().setPhysState(phys[0]);
+            l.b().setPhysState(phys[1]);
+        }
     }
 
     /** The directed-route path to a node as smpquery -D takes it (a leading 0, then the egress ports). */

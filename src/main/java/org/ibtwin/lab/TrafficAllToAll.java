@@ -2,6 +2,7 @@ package org.ibtwin.lab;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +34,7 @@ import org.ibtwin.sim.Twin;
  * and PortXmitWait.
  */
 final class TrafficAllToAll {
-    private final Twin twin;
+    private final java.util.function.Predicate<Port> active;
     private final List<Port> hosts;
     private final PerfParams params;
     private final LftRoutes routes;
@@ -48,11 +49,18 @@ final class TrafficAllToAll {
     /** Pairs whose data (or ACKs: as many) leave / enter each compact port. */
     private long[] xmitPairs = new long[0];
     private long[] rcvPairs = new long[0];
+    private Map<Port, Long> linkPairs = Map.of();
     private final long words;
     private final long packets;
 
     TrafficAllToAll(Twin twin, List<Port> hosts, PerfParams params, Spec base, LftRoutes routes) {
-        this.twin = twin;
+        this(twin::isActive, hosts, params, base, routes);
+    }
+
+    /** Over ports {@code active} tells Active (a fabric learnt through MADs knows its ports' states). */
+    TrafficAllToAll(java.util.function.Predicate<Port> active, List<Port> hosts, PerfParams params, Spec base,
+                    LftRoutes routes) {
+        this.active = active;
         this.hosts = hosts;
         this.params = params;
         this.routes = routes;
@@ -78,11 +86,11 @@ final class TrafficAllToAll {
         // the paths crossing each directed link, keyed by the port it leaves (one link a port)
         Map<Port, long[]> load = new IdentityHashMap<>();
         Map<Port, Hop> hopOf = new IdentityHashMap<>();
-        List<Port> active = new ArrayList<>(hosts.size());
+        List<Port> activeHosts = new ArrayList<>(hosts.size());
         Map<Node, Long> base = new IdentityHashMap<>();
         for (Port h : hosts) {
-            if (twin.isActive(h) && h.remote() != null && h.link().isUp() && h.remote().node().isSwitch()) {
-                active.add(h);
+            if (active.test(h) && h.remote() != null && h.link().isUp() && h.remote().node().isSwitch()) {
+                activeHosts.add(h);
                 base.merge(h.remote().node(), 1L, Long::sum);
             }
         }
@@ -111,7 +119,7 @@ final class TrafficAllToAll {
                 }
             }
         };
-        for (Port dst : active) {
+        for (Port dst : activeHosts) {
             Node leaf = dst.remote().node();
             long here = base.get(leaf);
             // the destination sends nothing to itself: one path fewer enters its own leaf
@@ -125,10 +133,10 @@ final class TrafficAllToAll {
             base.put(leaf, here);
         }
         long routed = 0;
-        for (Port h : active) {
+        for (Port h : activeHosts) {
             Node leaf = h.remote().node();
             long d = dead.containsKey(leaf) ? dead.get(leaf)[0] : 0;
-            long from = active.size() - 1 - d + (deadSelf.containsKey(h) ? 1 : 0);
+            long from = activeHosts.size() - 1 - d + (deadSelf.containsKey(h) ? 1 : 0);
             if (from > 0) {
                 sink.add(new Hop(h, h.remote()), from);
                 routed += from;
@@ -136,6 +144,10 @@ final class TrafficAllToAll {
         }
         pairs = pairs();
         unrouted = pairs - routed;
+        linkPairs = new LinkedHashMap<>();
+        for (Map.Entry<Port, long[]> e : load.entrySet()) {
+            linkPairs.put(e.getKey(), e.getValue()[0]);
+        }
         // one flow: the collective, its weight on each link the pairs crossing it x wire bytes per payload byte
         double perPayload = (double) (Headers.dataBytes(spec.op(), spec.transport(), spec.size(), spec.mtu(),
                 spec.grh()) + Headers.reverseBytes(spec.op(), spec.transport(), spec.size(), spec.mtu(), spec.grh()))
@@ -204,6 +216,11 @@ final class TrafficAllToAll {
             deltas[o + 2] += x * k;
             deltas[o + 3] += r * k;
         }
+    }
+
+    /** After {@link #plan}: the pairs whose data cross each directed link, by the port it leaves. */
+    Map<Port, Long> linkPairs() {
+        return linkPairs;
     }
 
     TrafficStatus.Collective status() {

@@ -29,6 +29,22 @@ public final class Names {
         return node(p.node()) + "/" + p.number();
     }
 
+    /**
+     * "node001/1 -> leaf01 1/33 -> spine01 17/5 -> leaf03 33/2 -> node017/1": the switch ports a route crosses
+     * (in, then out, at each switch).
+     */
+    public static String route(Route r) {
+        StringBuilder sb = new StringBuilder(port(r.src()));
+        java.util.List<Hop> h = r.hops();
+        for (int i = 0; i + 1 < h.size(); i++) {
+            Port in = h.get(i).to();
+            Port out = h.get(i + 1).from();
+            sb.append(" -> ").append(node(in.node())).append(' ').append(in.number()).append('/')
+                    .append(out.number());
+        }
+        return sb.append(" -> ").append(port(r.dst())).toString();
+    }
+
     /** "leaf02/33 <-> spine01/17", ends in the link's own order. */
     public static String link(Link l) {
         return port(l.a()) + " <-> " + port(l.b());

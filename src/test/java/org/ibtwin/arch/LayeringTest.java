@@ -23,7 +23,7 @@ class LayeringTest {
     @Test
     void managementLayersNeverReachIntoTheSimulator() {
         ArchRule rule = noClasses().that().resideInAnyPackage("org.ibtwin.sm..", "org.ibtwin.diag..",
-                        "org.ibtwin.doctor..")
+                        "org.ibtwin.doctor..", "org.ibtwin.whatif..")
                 .should().dependOnClassesThat().resideInAPackage("org.ibtwin.sim..")
                 .allowEmptyShould(true);
         rule.check(classes);
@@ -49,6 +49,19 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("org.ibtwin.cli..")
                 .allowEmptyShould(true);
         lab.check(classes);
+    }
+
+    /**
+     * What-if's comparison is pure: it compares what was learnt of two copies through MADs, and knows no twin, no SM
+     * and nothing that assembles them (the engine that does is {@code lab.Rehearsal}).
+     */
+    @Test
+    void whatIfComparesWithoutTheTwinOrTheSm() {
+        ArchRule rule = noClasses().that().resideInAPackage("org.ibtwin.whatif..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.sim..", "org.ibtwin.sm..",
+                        "org.ibtwin.lab..", "org.ibtwin.cli..", "org.ibtwin.transport..")
+                .allowEmptyShould(true);
+        rule.check(classes);
     }
 
     @Test
