@@ -110,6 +110,20 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--standby", paramLabel = "NODE", description = "A standby SM of ours at NODE.")
     String standby;
 
+    @Option(names = "--each-link", description = "Every single inter-switch cable failure, ranked by pairs and "
+            + "bandwidth lost.")
+    boolean eachLink;
+
+    @Option(names = "--each-switch", description = "Every single switch failure, ranked.")
+    boolean eachSwitch;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "20", description = "Failures --each-* shows "
+            + "(default: ${DEFAULT-VALUE}; --json has all).")
+    int top;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Scenarios computed at once (default: the cores).")
+    Integer threads;
+
     @Option(names = "--json", description = "Print the report as JSON.")
     boolean json;
 
@@ -150,15 +164,15 @@ public final class WhatIfCommand implements Callable<Integer> {
         if (changesFile != null) {
             changes.addAll(Changes.read(changesFile));
         }
+        if (eachLink || eachSwitch) {
+            return each(out, changes);
+        }
         if (changes.isEmpty()) {
             throw new IllegalArgumentException("give at least one change (--pull-cable, --partitions, ... or "
                     + "--changes FILE)");
         }
-        if (smLmc < 0 || smLmc > 7) {
-            throw new IllegalArgumentException("--sm-lmc must be 0..7, not " + smLmc);
-        }
         PartitionsConf now = current == null ? null : PartitionsConf.read(current);
-        SmConfig config = SmConfig.defaults().withRouting(smRouting, List.of()).withLmc(smLmc);
+        SmConfig config = config();
         String[] name = new String[1];
         Supplier<Fabric> load = source(name);
         Report r = Rehearsal.run(load, name[0], new Rehearsal.Settings(config, now, smAt, standby), changes);
@@ -169,6 +183,35 @@ public final class WhatIfCommand implements Callable<Integer> {
         }
         out.flush();
         return r.exitCode();
+    }
+
+    private Integer each(PrintWriter out, List<Change> changes) {
+        if (eachLink && eachSwitch) {
+            throw new IllegalArgumentException("give --each-link or --each-switch, not both");
+        }
+        if (!changes.isEmpty()) {
+            throw new IllegalArgumentException("--each-" + (eachLink ? "link" : "switch") + " fails one thing at a "
+                    + "time: give no other change");
+        }
+        if (top < 0 || (threads != null && threads < 1)) {
+            throw new IllegalArgumentException(top < 0 ? "--top must be 0 or more" : "--threads must be 1 or more");
+        }
+        SmConfig config = config();
+        String[] name = new String[1];
+        Supplier<Fabric> load = source(name);
+        var r = Rehearsal.eachFailure(load, name[0], new Rehearsal.Settings(config, current == null ? null
+                : PartitionsConf.read(current), smAt, standby), eachSwitch,
+                threads != null ? threads : Runtime.getRuntime().availableProcessors());
+        out.print(json ? Json.write(r.json()) : r.text(top));
+        out.flush();
+        return r.exitCode();
+    }
+
+    private SmConfig config() {
+        if (smLmc < 0 || smLmc > 7) {
+            throw new IllegalArgumentException("--sm-lmc must be 0..7, not " + smLmc);
+        }
+        return SmConfig.defaults().withRouting(smRouting, List.of()).withLmc(smLmc);
     }
 
     /** Where the fabric comes from; {@code name[0]} gets how the report names it. */

@@ -111,6 +111,31 @@ public final class Rehearsal {
         }
     }
 
+    /**
+     * Every single inter-switch cable failure ({@code switches}: every switch failure) of the fabric as it is,
+     * ranked: the twin brought up once by ibtwin's SM and learnt through MADs, then each failure on the SM's graph
+     * and routing chain ({@link FailureSweep}), {@code threads} at a time.
+     */
+    public static FailureSweep.Result eachFailure(Supplier<Fabric> load, String name, Settings settings,
+                                                  boolean switches, int threads) {
+        Fabric f = load.get();
+        Rehearsal r = new Rehearsal(f, settings);
+        PartitionsConf parts = settings.partitions() != null ? settings.partitions()
+                : KnownPartitions.of(f, "the P_Keys the fabric holds");
+        try (Copy x = r.new Copy(f, settings, parts)) {
+            x.bringUp();
+            Side a = x.learn(Set.of());
+            SubnetManager sm = x.master.sm;
+            if (sm.switchGraph() == null || sm.lfts() == null) {
+                throw new IllegalArgumentException("the fabric has no switch to fail");
+            }
+            FailureSweep sweep = new FailureSweep(sm.switchGraph(), sm.lfts(), settings.config().routingEngines(),
+                    new org.ibtwin.sm.routing.RoutingEngines.Options(settings.config().rootGuids()),
+                    new ArrayList<>(a.hosts().values()));
+            return sweep.run(name, switches, Math.max(1, threads));
+        }
+    }
+
     /** Checks every node and port the changes name, and names them as the twin does (topology ids). */
     private List<Change> resolve(List<Change> changes) {
         List<Change> out = new ArrayList<>();

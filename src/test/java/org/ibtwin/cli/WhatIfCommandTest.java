@@ -155,6 +155,35 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void eachLinkAndEachSwitchRankTheWeakestPoints() throws Exception {
+        // the thin tree: every uplink is a leaf's only one: 3 hosts x 6 others, both ways
+        JsonNode j = run(1, thin, "--each-link");
+        assertThat(j.path("scenarios")).hasSize(3);
+        for (JsonNode s : j.path("scenarios")) {
+            assertThat(s.path("pairs_lost").asLong()).as(s.toString()).isEqualTo(36);
+            assertThat(s.path("engine").asText()).isEqualTo("minhop");
+        }
+        JsonNode w = run(1, thin, "--each-switch");
+        assertThat(w.path("scenarios").get(0).path("failure").asText()).isEqualTo("spine01");
+        assertThat(w.path("scenarios").get(0).path("pairs_lost").asLong()).isEqualTo(9 * 6);
+        // a leaf's 3 hosts lose every pair, both ways: 3 x 8 + 6 x 3
+        assertThat(w.path("scenarios").get(1).path("pairs_lost").asLong()).isEqualTo(42);
+        // two spines: no single cable loses a pair; the list is every inter-switch cable (4 leaves x 2 spines)
+        JsonNode t = run(0, twoSpines, "--each-link");
+        assertThat(t.path("scenarios")).hasSize(8);
+        for (JsonNode s : t.path("scenarios")) {
+            assertThat(s.path("pairs_lost").asLong()).isZero();
+            assertThat(s.path("shift_Gb_per_sec_after").asDouble())
+                    .isLessThan(s.path("shift_Gb_per_sec_before").asDouble());
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertThat(Cli.executeAfresh(out, err, "what-if", thin, "--each-link", "--pull-cable", "leaf01/4"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("give no other change");
+    }
+
+    @Test
     void anUnknownNodeIsOneLineNamingItAndExitTwo() {
         for (String[] args : new String[][] {{"--pull-cable", "leaf99/4"}, {"--drain-switch", "node001"},
             {"--drain-node", "0xec0d9a03ffffffff"}, {"--kill-sm", "node005"}}) {

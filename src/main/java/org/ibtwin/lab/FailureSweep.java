@@ -1,0 +1,391 @@
+package org.ibtwin.lab;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.ibtwin.model.Node;
+import org.ibtwin.model.Port;
+import org.ibtwin.perf.AllToAll;
+import org.ibtwin.perf.Endpoint;
+import org.ibtwin.perf.Hop;
+import org.ibtwin.perf.LftRoutes;
+import org.ibtwin.perf.Names;
+import org.ibtwin.perf.Op;
+import org.ibtwin.perf.PerfParams;
+import org.ibtwin.perf.Spec;
+import org.ibtwin.perf.Transport;
+import org.ibtwin.sm.routing.Lfts;
+import org.ibtwin.sm.routing.RoutingEngines;
+import org.ibtwin.sm.routing.SwitchGraph;
+
+/**
+ * {@code what-if --each-link} / {@code --each-switch}: every single inter-switch cable (or switch) failure of a
+ * fabric brought up by ibtwin's SM, ranked by the host pairs it leaves without a route and the shift bandwidth it
+ * costs. Each scenario is computed on the model: the SM's own switch graph without the failed link or switch, routed
+ * again by the SM's routing engine chain (the code that decides the routes on the twin), its LFTs followed by
+ * {@link LftRoutes} from the learnt hosts; only the destinations whose routes crossed the failure are followed again
+ * (the others keep their trees). Scenarios share nothing they change, so they run in parallel over the cores.
+ */
+public final class FailureSweep {
+    /** One failure's cost. */
+    public record Scenario(String failure, long pairsLost, double shiftGbpsBefore, double shiftGbpsAfter,
+                           String example, String engine) {
+        public double shiftGbpsLost() {
+            return Math.max(0, shiftGbpsBefore - shiftGbpsAfter);
+        }
+    }
+
+    /** Every scenario, worst first, and how long the sweep took. */
+    public record Result(String fabric, String kind, int hosts, List<Scenario> scenarios, long wallNanos,
+                         int threads, int destinationsFollowed, long destinationsTotal) {
+        public int exitCode() {
+            return scenarios.stream().anyMatch(s -> s.pairsLost() > 0) ? 1 : 0;
+        }
+
+        public String text(int top) {
+            StringBuilder b = new StringBuilder();
+            long losing = scenarios.stream().filter(s -> s.pairsLost() > 0).count();
+            b.append(String.format(Locale.ROOT, "ibtwin what-if --each-%s: %s: %,d single %s failures, %,d lose host "
+                    + "pairs (%,d hosts; %.2f s on %d threads, %.1f scenarios/s)%n", kind, fabric, scenarios.size(),
+                    kind.equals("link") ? "inter-switch cable" : "switch", losing, hosts, wallNanos / 1e9, threads,
+                    scenarios.size() / Math.max(1e-9, wallNanos / 1e9)));
+            b.append(String.format(Locale.ROOT, "  %4s  %-44s %12s %14s  %s%n", "rank", "failure",
+                    "pairs lost", "shift Gb/s", "e.g."));
+            int n = 0;
+            for (Scenario s : scenarios) {
+                if (n++ >= top) {
+                    b.append(String.format(Locale.ROOT, "  ... %,d more%n", scenarios.size() - top));
+                    break;
+                }
+                b.append(String.format(Locale.ROOT, "  %4d  %-44s %,12d %,7.0f -> %,-6.0f %s%n", n, s.failure(),
+                        s.pairsLost(), s.shiftGbpsBefore(), s.shiftGbpsAfter(), s.example() == null ? ""
+                        : s.example()));
+            }
+            b.append("  pairs lost: host pairs (source -> destination) the SM's new routes do not carry; a host's own ")
+                    .append("cable loses its pairs with every other host and is not listed\n");
+            return b.toString();
+        }
+
+        public ObjectNode json() {
+            ObjectNode j = JsonNodeFactory.instance.objectNode();
+            j.put("fabric", fabric);
+            j.put("each", kind);
+            j.put("hosts", hosts);
+            j.put("wall_seconds", wallNanos / 1e9);
+            j.put("threads", threads);
+            j.put("destinations_followed", destinationsFollowed);
+            j.put("destinations_total", destinationsTotal);
+            j.put("exit", exitCode());
+            ArrayNode a = j.putArray("scenarios");
+            for (Scenario s : scenarios) {
+                ObjectNode o = a.addObject();
+                o.put("failure", s.failure());
+                o.put("pairs_lost", s.pairsLost());
+                o.put("shift_Gb_per_sec_before", Math.round(s.shiftGbpsBefore() * 100) / 100.0);
+                o.put("shift_Gb_per_sec_after", Math.round(s.shiftGbpsAfter() * 100) / 100.0);
+                o.put("example", s.example());
+                o.put("engine", s.engine());
+            }
+            return j;
+        }
+    }
+
+    private final SwitchGraph graph;
+    private final String engines;
+    private final RoutingEngines.Options options;
+    private final List<Port> hosts;
+    private final Map<Node, Integer> index = new IdentityHashMap<>();
+    /** For each host (destination), the channels (switch, egress port) its tree uses before any failure. */
+    private final BitSet[] used;
+    private final int[] channelBase;
+    private final double shiftBefore;
+
+    /**
+     * Over the SM's graph and LFTs ({@code lfts}: what it programmed), its routing chain, and the hosts as learnt
+     * through MADs (in fabric order).
+     */
+    FailureSweep(SwitchGraph graph, Lfts lfts, String engines, RoutingEngines.Options options, List<Port> hosts) {
+        this.graph = graph;
+        this.engines = engines;
+        this.options = options;
+        this.hosts = hosts;
+        Map<Long, Integer> byGuid = new HashMap<>();
+        for (int s = 0; s < graph.switches(); s++) {
+            byGuid.put(graph.guid(s), s);
+        }
+        java.util.Set<Node> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Port h : hosts) {
+            if (!seen.contains(h.node())) {
+                collect(h.node(), byGuid, seen);
+            }
+        }
+        channelBase = new int[graph.switches() + 1];
+        for (int s = 0; s < graph.switches(); s++) {
+            channelBase[s + 1] = channelBase[s] + graph.numPorts(s) + 1;
+        }
+        used = new BitSet[hosts.size()];
+        LftRoutes base = new LftRoutes(forwarding(lfts, -1, -1, -1, -1, -1), true);
+        for (int d = 0; d < hosts.size(); d++) {
+            BitSet u = new BitSet();
+            base.fanIn(arriving(hosts.get(d), -1), hosts.get(d), new LftRoutes.FanIn() {
+                @Override
+                public void add(Hop hop, long paths) {
+                    Integer s = index.get(hop.from().node());
+                    if (s != null) {
+                        u.set(channelBase[s] + hop.from().number());
+                    }
+                }
+
+                @Override
+                public void lost(Node sw, long paths) {
+                }
+            });
+            used[d] = u;
+        }
+        this.shiftBefore = shift(base);
+    }
+
+    /** Every single inter-switch link failure ({@code switches}: every switch failure), worst first. */
+    Result run(String fabric, boolean switches, int threads) {
+        long t0 = System.nanoTime();
+        List<int[]> failures = new ArrayList<>();
+        if (switches) {
+            for (int s = 0; s < graph.switches(); s++) {
+                failures.add(new int[] {s});
+            }
+        } else {
+            for (int s = 0; s < graph.switches(); s++) {
+                for (int p = 1; p <= graph.numPorts(s); p++) {
+                    int t = graph.neighbour(s, p);
+                    int q = t < 0 ? -1 : graph.neighbourPort(s, p);
+                    if (t > s || (t == s && q > p)) {
+                        failures.add(new int[] {s, p, t, q});
+                    }
+                }
+            }
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread th = new Thread(r, "ibtwin-what-if-each");
+            th.setDaemon(true);
+            return th;
+        });
+        List<Future<Scenario>> futures = new ArrayList<>();
+        long[] followed = new long[1];
+        try {
+            for (int[] f : failures) {
+                futures.add(pool.submit(() -> scenario(f, followed)));
+            }
+            List<Scenario> out = new ArrayList<>();
+            for (Future<Scenario> f : futures) {
+                out.add(f.get());
+            }
+            out.sort((a, b) -> {
+                int c = Long.compare(b.pairsLost(), a.pairsLost());
+                return c != 0 ? c : Double.compare(b.shiftGbpsLost(), a.shiftGbpsLost());
+            });
+            long total = (long) failures.size() * hosts.size();
+            synchronized (followed) {
+                return new Result(fabric, switches ? "switch" : "link", hosts.size(), out, System.nanoTime() - t0,
+                        threads, (int) followed[0], total);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof RuntimeException re ? re : new IllegalStateException(c.getMessage(), c);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** One failure: the graph without it, routed again by the SM's chain, followed for the destinations it touches. */
+    private Scenario scenario(int[] f, long[] followed) {
+        boolean sw = f.length == 1;
+        int dead = sw ? f[0] : -1;
+        SwitchGraph.Builder b = SwitchGraph.builder(graph.switches(), graph.top());
+        for (int s = 0; s < graph.switches(); s++) {
+            b.setSwitch(s, graph.guid(s), graph.name(s), graph.numPorts(s));
+        }
+        for (int s = 0; s < graph.switches(); s++) {
+            for (int p = 1; p <= graph.numPorts(s); p++) {
+                int t = graph.neighbour(s, p);
+                if (t < 0) {
+                    continue;
+                }
+                int q = graph.neighbourPort(s, p);
+                if (!(t > s || (t == s && q > p))) {
+                    continue;
+                }
+                if (sw ? (s == dead || t == dead) : (s == f[0] && p == f[1])) {
+                    continue;
+                }
+                b.link(s, p, t, q);
+            }
+        }
+        for (int lid = 1; lid <= graph.top(); lid++) {
+            int s = graph.destSwitch(lid);
+            if (s >= 0 && !(sw && s == dead && graph.isCaLid(lid))) {
+                b.dest(lid, 1, s, graph.destPort(lid), graph.isCaLid(lid));
+            }
+        }
+        RoutingEngines.Chain.Result r = RoutingEngines.chain(engines, options).route(b.build());
+        LftRoutes routes = sw ? new LftRoutes(forwarding(r.lfts(), -1, -1, -1, -1, dead), true)
+                : new LftRoutes(forwarding(r.lfts(), f[0], f[1], f[2], f[3], -1), true);
+        long lost = 0;
+        String example = null;
+        int n = 0;
+        for (int d = 0; d < hosts.size(); d++) {
+            Port dst = hosts.get(d);
+            Integer leaf = dst.remote() == null ? null : index.get(dst.remote().node());
+            if (sw && leaf != null && leaf == dead) {
+                lost += hosts.size() - 1;   // nothing reaches a host whose switch is gone
+                continue;
+            }
+            boolean touched = sw ? usesSwitch(used[d], dead) : used[d].get(channelBase[f[0]] + f[1])
+                    || used[d].get(channelBase[f[2]] + f[3]);
+            if (!touched) {
+                continue;
+            }
+            n++;
+            long[] here = new long[1];
+            Node[] at = new Node[1];
+            routes.fanIn(arriving(dst, dead), dst, new LftRoutes.FanIn() {
+                @Override
+                public void add(Hop hop, long paths) {
+                }
+
+                @Override
+                public void lost(Node s, long paths) {
+                    here[0] += paths;
+                    at[0] = s;
+                }
+            });
+            // a host whose switch is gone sends nothing: its pairs toward dst are lost as well
+            if (sw) {
+                for (Port h : hosts) {
+                    Integer l = h.remote() == null ? null : index.get(h.remote().node());
+                    if (h != dst && l != null && l == dead) {
+                        here[0]++;
+                    }
+                }
+            }
+            if (here[0] > 0 && example == null) {
+                example = "toward " + Names.port(dst) + (at[0] != null ? ", lost at " + Names.node(at[0]) : "");
+            }
+            lost += here[0];
+        }
+        synchronized (followed) {
+            followed[0] += n;
+        }
+        String name = sw ? Names.node(nodeOf(dead)) : Names.node(nodeOf(f[0])) + "/" + f[1] + " <-> "
+                + Names.node(nodeOf(f[2])) + "/" + f[3];
+        return new Scenario(name, lost, shiftBefore, shift(routes), example, r.engine());
+    }
+
+    private boolean usesSwitch(BitSet u, int s) {
+        int from = channelBase[s];
+        int to = channelBase[s + 1];
+        int next = u.nextSetBit(from);
+        if (next >= 0 && next < to) {
+            return true;
+        }
+        // a tree that enters s leaves it by one of its ports: the channels of s cover it, except at its last hop
+        for (int t = 0; t < graph.switches(); t++) {
+            for (int p = 1; p <= graph.numPorts(t); p++) {
+                if (graph.neighbour(t, p) == s && u.get(channelBase[t] + p)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private Node nodeOf(int s) {
+        for (Map.Entry<Node, Integer> e : index.entrySet()) {
+            if (e.getValue() == s) {
+                return e.getKey();
+            }
+        }
+        Node n = new Node(org.ibtwin.model.NodeType.SWITCH, graph.guid(s), graph.name(s), 1);
+        return n;
+    }
+
+    /** Maps every learnt switch reachable from {@code start} to its index in the SM's graph. */
+    private void collect(Node start, Map<Long, Integer> byGuid, java.util.Set<Node> seen) {
+        java.util.ArrayDeque<Node> todo = new java.util.ArrayDeque<>();
+        todo.add(start);
+        seen.add(start);
+        while (!todo.isEmpty()) {
+            Node n = todo.poll();
+            Integer s = byGuid.get(n.guid());
+            if (n.isSwitch() && s != null) {
+                index.put(n, s);
+            }
+            for (int p = 1; p <= n.numPorts(); p++) {
+                Port q = n.port(p);
+                if (q != null && q.remote() != null && seen.add(q.remote().node())) {
+                    todo.add(q.remote().node());
+                }
+            }
+        }
+    }
+
+    /** How many of the other hosts enter each switch (their first link taken) toward {@code dst}. */
+    private Map<Node, Long> arriving(Port dst, int deadSwitch) {
+        Map<Node, Long> a = new IdentityHashMap<>();
+        for (Port h : hosts) {
+            if (h != dst && h.remote() != null && h.remote().node().isSwitch()) {
+                Integer s = index.get(h.remote().node());
+                if (s != null && s == deadSwitch) {
+                    continue;
+                }
+                a.merge(h.remote().node(), 1L, Long::sum);
+            }
+        }
+        return a;
+    }
+
+    /** The learnt switches forwarding as {@code lfts} say, the failed ports and switch leading nowhere. */
+    private LftRoutes.Forwarding forwarding(Lfts lfts, int s1, int p1, int s2, int p2, int deadSwitch) {
+        return (sw, dst) -> {
+            Integer s = index.get(sw);
+            if (s == null || s == deadSwitch || lfts == null) {
+                return -1;
+            }
+            int p = lfts.port(s, dst.lid());
+            if (p == Lfts.NO_ROUTE || (s == s1 && p == p1) || (s == s2 && p == p2)) {
+                return -1;
+            }
+            if (deadSwitch >= 0 && p >= 1 && p <= graph.numPorts(s) && graph.neighbour(s, p) == deadSwitch) {
+                return -1;
+            }
+            return p;
+        };
+    }
+
+    /** The shift pattern's aggregate payload Gb/s on {@code routes} (the perf model's max-min shares). */
+    private double shift(LftRoutes routes) {
+        if (hosts.size() < 2) {
+            return 0;
+        }
+        Spec spec = new Spec(Op.WRITE, Transport.RC, 65536, 1, 128, 16, 0, 4096, false, false);
+        List<Endpoint> eps = new ArrayList<>();
+        for (Port h : hosts) {
+            eps.add(Endpoint.of(h, false));
+        }
+        return AllToAll.run(PerfParams.DEFAULT, spec, routes, AllToAll.shift(eps, eps.size(), eps.size() / 2))
+                .aggregateGbps();
+    }
+}
