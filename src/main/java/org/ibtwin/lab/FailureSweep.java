@@ -158,6 +158,11 @@ public final class FailureSweep {
 
     /** Every single inter-switch link failure ({@code switches}: every switch failure), worst first. */
     Result run(String fabric, boolean switches, int threads) {
+        return run(fabric, switches, threads, 0);
+    }
+
+    /** {@link #run(String, boolean, int)}, only the first {@code limit} failures (0: all), for benchmarks. */
+    Result run(String fabric, boolean switches, int threads, int limit) {
         long t0 = System.nanoTime();
         List<int[]> failures = new ArrayList<>();
         if (switches) {
@@ -174,6 +179,9 @@ public final class FailureSweep {
                     }
                 }
             }
+        }
+        if (limit > 0 && failures.size() > limit) {
+            failures = new ArrayList<>(failures.subList(0, limit));
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread th = new Thread(r, "ibtwin-what-if-each");

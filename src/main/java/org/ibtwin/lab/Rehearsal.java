@@ -118,6 +118,12 @@ public final class Rehearsal {
      */
     public static FailureSweep.Result eachFailure(Supplier<Fabric> load, String name, Settings settings,
                                                   boolean switches, int threads) {
+        return eachFailure(load, name, settings, switches, threads, 0);
+    }
+
+    /** {@link #eachFailure}, the first {@code limit} failures only (0: all): for benchmarks of big fabrics. */
+    public static FailureSweep.Result eachFailure(Supplier<Fabric> load, String name, Settings settings,
+                                                  boolean switches, int threads, int limit) {
         Fabric f = load.get();
         Rehearsal r = new Rehearsal(f, settings);
         PartitionsConf parts = settings.partitions() != null ? settings.partitions()
@@ -132,7 +138,7 @@ public final class Rehearsal {
             FailureSweep sweep = new FailureSweep(sm.switchGraph(), sm.lfts(), settings.config().routingEngines(),
                     new org.ibtwin.sm.routing.RoutingEngines.Options(settings.config().rootGuids()),
                     new ArrayList<>(a.hosts().values()));
-            return sweep.run(name, switches, Math.max(1, threads));
+            return sweep.run(name, switches, Math.max(1, threads), limit);
         }
     }
 

@@ -54,12 +54,14 @@ public final class Compare {
         Map<Report.Cause, long[]> gainedExample = new EnumMap<>(Report.Cause.class);
         long talkBefore = 0;
         long talkAfter = 0;
+        Reach rb = new Reach(before, hosts);
+        Reach ra = new Reach(after, hosts);
         for (int i = 0; i < h; i++) {
             for (int j = i + 1; j < h; j++) {
                 long a = hosts.get(i);
                 long b = hosts.get(j);
-                Report.Cause x = status(before, a, b);
-                Report.Cause y = status(after, a, b);
+                Report.Cause x = rb.status(i, j);
+                Report.Cause y = ra.status(i, j);
                 if (x == null) {
                     talkBefore++;
                 }
@@ -264,30 +266,82 @@ public final class Compare {
                 a.unrouted(), a.pairs(), a.bottleneck()) : a.bottleneck();
     }
 
-    /** Null when ports {@code a} and {@code b} talk on {@code side}, else why they cannot. */
-    static Report.Cause status(Side side, long a, long b) {
-        Port pa = side.hosts().get(a);
-        Port pb = side.hosts().get(b);
-        if (pa == null || pb == null || pa.state() != PortState.ACTIVE || pb.state() != PortState.ACTIVE) {
-            return Report.Cause.PORT_DOWN;
-        }
-        if (!sameIsland(side, pa, pb)) {
-            return Report.Cause.NO_ROUTE;
-        }
-        for (int dir = 0; dir < 2; dir++) {
-            LftRoutes.Trace t = dir == 0 ? side.routes().trace(pa, pb) : side.routes().trace(pb, pa);
-            if (!t.ok()) {
-                return t.problem().contains("down") || t.problem().contains("not Active") ? Report.Cause.PORT_DOWN
-                        : Report.Cause.NO_ROUTE;
+    /**
+     * Who reaches whom on one side, for every host pair at once: for each destination, the route follower's paths
+     * from every switch with hosts ({@link LftRoutes#fanIn}: the tree toward it, each switch's table asked once), so
+     * the pairs cost a bit lookup each; then the partitions ({@link Partitions#canTalk}) of the tables read.
+     */
+    static final class Reach {
+        private final Port[] ports;
+        private final int[][] tables;
+        private final java.util.BitSet[] into;   // into[j].get(i): the route i -> j is there
+
+        Reach(Side side, List<Long> hosts) {
+            int h = hosts.size();
+            ports = new Port[h];
+            tables = new int[h][];
+            Map<org.ibtwin.model.Node, List<Integer>> bySwitch = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < h; i++) {
+                Port p = side.hosts().get(hosts.get(i));
+                if (p == null || p.state() != PortState.ACTIVE) {
+                    continue;
+                }
+                ports[i] = p;
+                int[] k = side.pkeys().apply(p);
+                tables[i] = k == null ? Partitions.defaultTable() : k;
+                if (p.remote() != null && p.remote().node().isSwitch() && p.remote().state() == PortState.ACTIVE) {
+                    bySwitch.computeIfAbsent(p.remote().node(), z -> new ArrayList<>()).add(i);
+                }
+            }
+            into = new java.util.BitSet[h];
+            Map<org.ibtwin.model.Node, Long> arriving = new java.util.IdentityHashMap<>();
+            for (Map.Entry<org.ibtwin.model.Node, List<Integer>> e : bySwitch.entrySet()) {
+                arriving.put(e.getKey(), (long) e.getValue().size());
+            }
+            for (int j = 0; j < h; j++) {
+                java.util.BitSet b = new java.util.BitSet(h);
+                into[j] = b;
+                Port dst = ports[j];
+                if (dst == null) {
+                    continue;
+                }
+                Set<org.ibtwin.model.Node> lost = java.util.Collections.newSetFromMap(
+                        new java.util.IdentityHashMap<>());
+                side.routes().fanIn(arriving, dst, new LftRoutes.FanIn() {
+                    @Override
+                    public void add(Hop hop, long paths) {
+                    }
+
+                    @Override
+                    public void lost(org.ibtwin.model.Node sw, long paths) {
+                        lost.add(sw);
+                    }
+                });
+                for (Map.Entry<org.ibtwin.model.Node, List<Integer>> e : bySwitch.entrySet()) {
+                    if (!lost.contains(e.getKey())) {
+                        for (int i : e.getValue()) {
+                            b.set(i);
+                        }
+                    }
+                }
+                for (int i = 0; i < h; i++) {
+                    if (ports[i] != null && ports[i].remote() == dst) {
+                        b.set(i);   // cabled to each other
+                    }
+                }
             }
         }
-        int[] ka = side.pkeys().apply(pa);
-        int[] kb = side.pkeys().apply(pb);
-        if (!Partitions.canTalk(ka == null ? Partitions.defaultTable() : ka,
-                kb == null ? Partitions.defaultTable() : kb)) {
-            return Report.Cause.PARTITION;
+
+        /** Null when hosts i and j talk, else why they cannot. */
+        Report.Cause status(int i, int j) {
+            if (ports[i] == null || ports[j] == null) {
+                return Report.Cause.PORT_DOWN;
+            }
+            if (!into[j].get(i) || !into[i].get(j)) {
+                return Report.Cause.NO_ROUTE;
+            }
+            return Partitions.canTalk(tables[i], tables[j]) ? null : Report.Cause.PARTITION;
         }
-        return null;
     }
 
     /** Whether two ports were learnt in the same island (from one management port). */
