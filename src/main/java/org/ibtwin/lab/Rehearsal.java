@@ -418,7 +418,7 @@ public final class Rehearsal {
             }
             if (islands.size() > 1) {
                 notes.add(String.format(Locale.ROOT, "the fabric after the change is learnt in %d parts (from %s and "
-                        + "from inside each part cut off)", islands.size(), from));
+                        + "from inside each part cut off)", islands.size(), Names.node(node(from))));
             }
             Map<Long, Port> hostMap = new LinkedHashMap<>();
             Map<Long, Integer> island = new HashMap<>();
