@@ -87,6 +87,9 @@ public final class Compare {
         for (long g : hosts) {
             Port pb = before.hosts().get(g);
             Port pa = after.hosts().get(g);
+            if (pb == null || pa == null) {
+                continue;   // a port not reached on one side: its pairs say so; its table is not known there
+            }
             int[] kb = table(before, pb);
             int[] ka = table(after, pa);
             for (int k : kb) {
@@ -153,8 +156,9 @@ public final class Compare {
             if (now != null && !now.equals(e.getValue())) {
                 lidsChanged++;
                 if (lidLines.size() < SHOWN) {
-                    lidLines.add(String.format(Locale.ROOT, "port 0x%016x: LID %d -> %d", e.getKey(), e.getValue(),
-                            now));
+                    Port p = before.hosts().get(e.getKey());
+                    lidLines.add(String.format(Locale.ROOT, "%s (port GUID 0x%016x): LID %d -> %d", p == null
+                            ? "a switch" : Names.port(p), e.getKey(), e.getValue(), now));
                 }
             }
         }
@@ -437,8 +441,8 @@ public final class Compare {
         for (Map.Entry<Report.Cause, long[]> e : count.entrySet()) {
             long[] ex = example.get(e.getKey());
             String name = hostName(before, after, ex[0]) + " <-> " + hostName(before, after, ex[1]);
-            out.add(new Report.Group(e.getKey(), e.getValue()[0], name, route(before, ex[0], ex[1]),
-                    route(after, ex[0], ex[1])));
+            out.add(new Report.Group(e.getKey(), e.getValue()[0], name, route(before, after, ex[0], ex[1]),
+                    route(after, before, ex[0], ex[1])));
         }
         out.sort((a, b) -> Long.compare(b.pairs(), a.pairs()));
         return out;
@@ -453,14 +457,14 @@ public final class Compare {
     }
 
     /** The route from a to b hop by hop (and back, when that fails), or where it stops and why. */
-    static String route(Side side, long a, long b) {
+    static String route(Side side, Side other, long a, long b) {
         Port pa = side.hosts().get(a);
         Port pb = side.hosts().get(b);
         if (pa == null || pb == null) {
-            Port gone = pa == null ? null : pb;
-            return String.format(Locale.ROOT, "%s is not reachable from the SM's side of the fabric",
-                    gone == null && pa == null ? String.format(Locale.ROOT, "port 0x%016x", a)
-                            : String.format(Locale.ROOT, "port 0x%016x", b));
+            long g = pa == null ? a : b;
+            Port named = other.hosts().get(g);
+            return (named != null ? Names.port(named) : String.format(Locale.ROOT, "port 0x%016x", g))
+                    + " has no live link: it is down, or nothing reaches it";
         }
         if (pa.state() != PortState.ACTIVE || pb.state() != PortState.ACTIVE) {
             Port idle = pa.state() != PortState.ACTIVE ? pa : pb;
