@@ -86,14 +86,14 @@ public final class Twin {
 
     private static final Layout PI = SmpAttributes.PORT_INFO;
 
-    final ReentrantLock lock = new ReentrantLock();
-    /** The fabric's runtime state; read and written under {@link #lock} only. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** The fabric's runtime state; read and written under {@link #lock} only (its attachments read its names). */
     final TwinState st;
-    final Sma sma;
-    final Pma pma;
-    final Forwarding fwd;
-    final Traps traps;
-    final Links links;
+    private final Sma sma;
+    private final Pma pma;
+    private final Forwarding fwd;
+    private final Traps traps;
+    private final Links links;
     private final ArrayDeque<Queued> queue = new ArrayDeque<>();
     private boolean draining;
 
