@@ -21,6 +21,7 @@ import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.model.LinkWidth;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.PortCounter;
+import org.ibtwin.model.PortState;
 
 /**
  * The simulator console of {@code ibtwin sim}: ibsim's console commands where they overlap, with their syntax
@@ -352,11 +353,11 @@ public final class Console {
         return new PortRef(w.text(), (int) p, 2);
     }
 
-    private int node(String name) {
+    private Node node(String name) {
         if (name.isEmpty()) {
             throw new CommandException("empty node name");
         }
-        return twin.nodeIndexOf(name);
+        return twin.node(name);
     }
 
     // =====================================================================================================
@@ -396,80 +397,73 @@ public final class Console {
 
     private void dump(List<Word> args) {
         expect(args, 0, 1, "Dump [\"node\"]");
-        int only = args.isEmpty() ? -1 : node(args.getFirst().text());
-        twin.lock.lock();
-        try {
-            int count = 0;
-            for (int n = 0; n < twin.nodeCount; n++) {
-                if (only >= 0 && n != only) {
-                    continue;
-                }
-                dumpNode(n, only >= 0);
-                count++;
-            }
-            out.printf("#  dumped %d nodes%n", count);
-        } finally {
-            twin.lock.unlock();
+        List<NodeDump> nodes;
+        if (args.isEmpty()) {
+            nodes = twin.dump();
+        } else {
+            String name = args.getFirst().text();
+            node(name);
+            nodes = List.of(twin.dump(name));
         }
+        for (NodeDump n : nodes) {
+            dumpNode(n);
+        }
+        out.printf("#  dumped %d nodes%n", nodes.size());
     }
 
-    private void dumpNode(int n, boolean withLft) {
-        Node node = twin.nodes[n];
-        boolean sw = twin.isSwitch(n);
+    private void dumpNode(NodeDump d) {
+        Node node = d.node();
+        boolean sw = d.isSwitch();
         out.printf("%n%s %d \"%s\"\tnodeguid %x\tsysimgguid %x\t# \"%s\"%n", sw ? "Switch" : "Hca", node.numPorts(),
                 node.name(), node.guid(), node.systemImageGuid(), node.description());
         if (sw) {
-            int s = twin.swIndex[n];
-            out.printf("#\tlinearcap %d FDBtop %d portchange %d%n", Twin.LINEAR_FDB_CAP, twin.lftTop[s],
-                    twin.portStateChange[s] ? 1 : 0);
-            if (withLft) {
-                byte[] t = twin.lft[s];
-                int top = twin.lftTop[s];
+            out.printf("#\tlinearcap %d FDBtop %d portchange %d%n", d.linearFdbCap(), d.fdbTop(),
+                    d.portStateChange() ? 1 : 0);
+            int[] t = d.lft();
+            if (t != null) {
+                int top = d.fdbTop();
                 for (int i = 0; i <= top; i += 16) {
                     StringBuilder b = new StringBuilder();
                     int end = Math.min(i + 16, top + 1);
                     for (int j = i; j < end; j++) {
-                        b.append(String.format(" [%d]%X", j, j < t.length ? t[j] & 0xff : 0xff));
+                        b.append(String.format(" [%d]%X", j, t[j]));
                     }
                     out.printf("#\tForwarding table %d-%d:%s%n", i, end - 1, b);
                 }
             }
         }
-        for (int p = sw ? 0 : 1; p <= twin.numPorts[n]; p++) {
-            dumpPort(twin.portBase[n] + p, sw);
+        for (NodeDump.PortDump p : d.ports()) {
+            dumpPort(p, sw);
         }
     }
 
-    private void dumpPort(int g, boolean sw) {
-        int p = twin.portNumber(g);
-        int r = twin.remote[g];
-        StringBuilder line = new StringBuilder(String.format("%x\t[%d]\t", twin.portGuid[g], p));
+    private void dumpPort(NodeDump.PortDump d, boolean sw) {
+        int p = d.number();
+        StringBuilder line = new StringBuilder(String.format("%x\t[%d]\t", d.guid(), p));
         if (sw && p == 0) {
             line.append("\"Sma Port\"[0]");
-        } else if (r >= 0 && twin.state[g] != Twin.DOWN) {
-            line.append('"').append(twin.nodes[twin.portNode[r]].name()).append("\"[").append(twin.portNumber(r))
-                    .append(']');
+        } else if (d.remoteNode() != null && d.state() != PortState.DOWN) {
+            line.append('"').append(d.remoteNode()).append("\"[").append(d.remotePort()).append(']');
         } else {
             line.append('\t');
         }
-        LinkWidth w = PortCodes.width(twin.widthAct[g]);
-        LinkSpeed sp = PortCodes.speed(twin.speedAct[g]);
+        LinkWidth w = d.width();
+        LinkSpeed sp = d.speed();
         String rate = (w == null ? "-" : w.label()) + " " + (sp == null ? "-" : sp.label());
-        String st = stateLabel(twin.state[g]) + "/" + physLabel(twin.phys[g]);
+        String st = stateLabel(d.state().code()) + "/" + physLabel(d.phys().code());
         if (!sw || p == 0) {
-            line.append(String.format("\t lid %d lmc %d smlid %d %s %s", twin.lid[g], twin.lmc[g],
-                    Twin.PI_SM_LID.get(twin.portInfo, g * 64), rate, st));
+            line.append(String.format("\t lid %d lmc %d smlid %d %s %s", d.lid(), d.lmc(), d.smLid(), rate, st));
         } else {
             line.append(String.format("\t %s %s", rate, st));
         }
-        if (twin.held[g]) {
+        if (d.held()) {
             line.append("\t# held down");
         }
-        if (twin.ethernet[g]) {
+        if (d.ethernet()) {
             line.append("\t# ethernet");
         }
-        if (r < 0 && twin.prevRemote[g] >= 0) {
-            line.append("\t# unplugged from ").append(twin.portName(twin.prevRemote[g]));
+        if (d.unpluggedFrom() != null) {
+            line.append("\t# unplugged from ").append(d.unpluggedFrom());
         }
         out.println(line);
     }
@@ -503,72 +497,22 @@ public final class Console {
         }
         Long from = args.get(0).isNumber() ? parseNumber(args.get(0).text()) : null;
         Long to = args.get(1).isNumber() ? parseNumber(args.get(1).text()) : null;
-        if (from == null || to == null || from <= 0 || to <= 0 || from >= Twin.MULTICAST_BASE
-                || to >= Twin.MULTICAST_BASE) {
+        if (from == null || to == null || from <= 0 || to <= 0 || from >= Dumps.MCAST_LID_BASE
+                || to >= Dumps.MCAST_LID_BASE) {
             throw new CommandException("bad lid value. Usage: route from-lid to-lid");
         }
-        twin.lock.lock();
-        try {
-            int fromPort = twin.portByLid[from.intValue()];
-            int toPort = twin.portByLid[to.intValue()];
-            if (fromPort < 0 || toPort < 0) {
-                throw new CommandException("to/from lid unconfigured. Usage: route from-lid to-lid");
-            }
-            int dlid = to.intValue();
-            int port = fromPort;
-            int node = twin.portNode[port];
-            out.printf("From node \"%s\" port %d lid %d%n", twin.nodes[node].name(), twin.portNumber(port), from);
-            for (int hops = 0; ; hops++) {
-                if (hops >= Twin.MAX_HOPS) {
-                    throw new CommandException("no route found after " + Twin.MAX_HOPS + " hops");
-                }
-                if (twin.state[port] != Twin.ACTIVE) {
-                    throw new CommandException(String.format("Bad port state found: node \"%s\" port %d state %d",
-                            twin.nodes[node].name(), twin.portNumber(port), twin.state[port]));
-                }
-                if (port == toPort) {
-                    break;
-                }
-                int outPort = twin.portNumber(port);
-                if (twin.isSwitch(node)) {
-                    int s = twin.swIndex[node];
-                    byte[] t = twin.lft[s];
-                    outPort = dlid <= twin.lftTop[s] && dlid < t.length ? t[dlid] & 0xff : 0xff;
-                    if (outPort == 0xff || outPort > twin.numPorts[node]) {
-                        throw badTable(node, dlid, outPort);
-                    }
-                    port = twin.portBase[node] + outPort;
-                    if (outPort == 0) {
-                        if (port != toPort) {
-                            throw badTable(node, dlid, outPort);
-                        }
-                        break;
-                    }
-                    if (twin.state[port] != Twin.ACTIVE) {
-                        throw new CommandException(String.format(
-                                "Bad out port state found: node \"%s\" outport %d state %d",
-                                twin.nodes[node].name(), outPort, twin.state[port]));
-                    }
-                }
-                int next = twin.remote[port];
-                if (next < 0) {
-                    throw new CommandException(String.format("no link at node \"%s\" port %d",
-                            twin.nodes[node].name(), twin.portNumber(port)));
-                }
-                port = next;
-                node = twin.portNode[port];
-                out.printf("[%d] -> \"%s\"[%d]%n", outPort, twin.nodes[node].name(), twin.portNumber(port));
-            }
-            out.printf("To node \"%s\" port %d lid %d%n", twin.nodes[node].name(), twin.portNumber(port), to);
-        } finally {
-            twin.lock.unlock();
+        RouteTrace r = twin.routeTrace(from.intValue(), to.intValue());
+        if (r == null) {
+            throw new CommandException("to/from lid unconfigured. Usage: route from-lid to-lid");
         }
-    }
-
-    private CommandException badTable(int node, int dlid, int entry) {
-        return new CommandException(String.format(
-                "Bad forwarding table entry found at: node \"%s\" lid entry %d is %d (top %d)",
-                twin.nodes[node].name(), dlid, entry, twin.lftTop[twin.swIndex[node]]));
+        out.printf("From node \"%s\" port %d lid %d%n", r.fromNode(), r.fromPort(), from);
+        for (RouteTrace.Hop h : r.hops()) {
+            out.printf("[%d] -> \"%s\"[%d]%n", h.outPort(), h.node(), h.port());
+        }
+        if (r.failure() != null) {
+            throw new CommandException(r.failure());
+        }
+        out.printf("To node \"%s\" port %d lid %d%n", r.toNode(), r.toPort(), to);
     }
 
     private void link(List<Word> args) {
@@ -623,7 +567,7 @@ public final class Console {
             throw new CommandException("usage: " + usage);
         }
         Word w = args.getFirst();
-        int n = node(w.text());
+        Node n = node(w.text());
         long rate = number(args.get(1), "error rate");
         if (rate > 100) {
             throw new CommandException("error rate must be in [0..100] range (" + rate + ")");
@@ -632,9 +576,8 @@ public final class Console {
         if (attr > 0xffff) {
             throw new CommandException("attribute id must be in 0..0xffff: " + attr);
         }
-        boolean sw = twin.isSwitch(n);
-        int first = sw ? 0 : 1;
-        int last = twin.numPorts[n];
+        int first = n.isSwitch() ? 0 : 1;
+        int last = n.numPorts();
         if (w.port() != null) {
             if (w.port() < first || w.port() > last) {
                 throw new CommandException("bad port number " + w.port() + " at nodeid \"" + w.text() + "\"");
@@ -660,12 +603,12 @@ public final class Console {
             throw new CommandException("command does not match: " + usage);
         }
         Word w = args.getFirst();
-        int n = node(w.text());
+        Node n = node(w.text());
         int port = w.port();
-        if (port > twin.numPorts[n] || (!twin.isSwitch(n) && port == 0)) {
+        if (port > n.numPorts() || (!n.isSwitch() && port == 0)) {
             throw new CommandException("bad port number " + port + " at nodeid \"" + w.text() + "\"");
         }
-        if (twin.isSwitch(n) && port == 0 && !twin.nodes[n].enhancedPort0()) {
+        if (n.isSwitch() && port == 0 && !n.enhancedPort0()) {
             throw new CommandException("Can't set performance counters of base switch port 0");
         }
         String spec = args.get(1).text();
@@ -723,7 +666,7 @@ public final class Console {
         } else {
             throw new CommandException("attribute " + attr + " not found");
         }
-        out.printf("%s[%d] %s.%s has been set to %s%n", twin.nodes[n].name(), port, attr, field, set);
+        out.printf("%s[%d] %s.%s has been set to %s%n", n.name(), port, attr, field, set);
     }
 
     private void waitSeconds(List<Word> args) {
@@ -833,12 +776,11 @@ public final class Console {
 
     private void killSm(List<Word> args) {
         expect(args, 0, 1, "kill-sm [node]");
-        Integer at = args.isEmpty() ? null : node(args.getFirst().text());
+        Node at = args.isEmpty() ? null : node(args.getFirst().text());
         int killed = 0;
         List<String> where = new ArrayList<>();
         for (Attachment a : twin.smAttachments()) {
-            int n = twin.nodeIndexOf(a.nodeName());
-            if (at == null || n == at) {
+            if (at == null || twin.node(a.nodeName()) == at) {
                 twin.kill(a);
                 where.add(a.nodeName());
                 killed++;
@@ -863,25 +805,24 @@ public final class Console {
         String usage = "counters <node> <port>";
         PortRef r = portRef(args, 0, usage);
         expect(args, r.words(), r.words(), usage);
-        int n = node(r.node());
-        if (r.port() > twin.numPorts[n] || (!twin.isSwitch(n) && r.port() == 0)) {
+        Node n = node(r.node());
+        if (r.port() > n.numPorts() || (!n.isSwitch() && r.port() == 0)) {
             throw new CommandException("node \"" + r.node() + "\" has no port " + r.port());
         }
-        int g = twin.portBase[n] + r.port();
-        byte[] data = twin.portCountersData(g);
+        byte[] data = twin.portCounters(r.node(), r.port());
         int cap = PerfAttributes.CAP_EXT_WIDTH_SUPPORTED | PerfAttributes.CAP_PORT_XMIT_WAIT
-                | (twin.isSwitch(n) ? PerfAttributes.CAP_ALL_PORT_SELECT : 0);
-        out.print(Dumps.portCounters(PortId.lid(twin.lid(r.node(), twin.isSwitch(n) ? 0 : r.port())), r.port(), cap,
+                | (n.isSwitch() ? PerfAttributes.CAP_ALL_PORT_SELECT : 0);
+        out.print(Dumps.portCounters(PortId.lid(twin.lid(r.node(), n.isSwitch() ? 0 : r.port())), r.port(), cap,
                 data, 0));
     }
 
     private void traps(List<Word> args) {
         expect(args, 0, 0, "traps");
-        List<Twin.PendingTrap> ts = twin.pendingTraps();
+        List<PendingTrap> ts = twin.pendingTraps();
         if (ts.isEmpty()) {
             out.printf("no trap pending (%d sent)%n", twin.trapsSent());
         }
-        for (Twin.PendingTrap t : ts) {
+        for (PendingTrap t : ts) {
             out.printf("trap %d from \"%s\"[%d] tid 0x%x: sent %d time%s, not repressed%n", t.number(), t.nodeName(),
                     t.port(), t.tid(), t.sends(), t.sends() == 1 ? "" : "s");
         }

@@ -71,7 +71,7 @@ final class DropRules {
     }
 
     /** "\"S-…\"[3] attr 0x0015 25%" lines. */
-    List<String> describe(Twin t) {
+    List<String> describe(TwinState t) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<Long, Double> e : rules.entrySet()) {
             int g = (int) (e.getKey() >>> 16) - 1;

@@ -36,14 +36,18 @@ final class Forwarding {
     /** Where directed-route MADs come from: the permissive LID. */
     private static final MadAddress DIRECTED = MadAddress.directed();
 
-    private final Twin t;
+    private final TwinState t;
+    private final Sma sma;
+    private final Pma pma;
     /** The switch at the end of the DR segment when a LID-routed segment follows it (DrDLID not permissive). */
     private int drEndSwitch = -1;
     /** The attribute id of the MAD being moved, for the drop rates of fault injection. */
     int attr;
 
-    Forwarding(Twin t) {
+    Forwarding(TwinState t, Sma sma, Pma pma) {
         this.t = t;
+        this.sma = sma;
+        this.pma = pma;
     }
 
     static int u16(byte[] b, int off) {
@@ -60,7 +64,7 @@ final class Forwarding {
         boolean response = Methods.isResponse(method);
         boolean d = (w[STATUS] & 0x80) != 0;
         int hopCnt = w[HOP_CNT] & 0xff;
-        if (hopCnt >= Twin.MAX_HOPS) {
+        if (hopCnt >= TwinState.MAX_HOPS) {
             return t.drop(DropReason.BAD_DIRECTED_ROUTE);
         }
         if (!d) {
@@ -90,7 +94,7 @@ final class Forwarding {
         int drDlid = u16(w, DR_DLID);
         drEndSwitch = -1;
         int at = src;
-        if (drSlid != Twin.PERMISSIVE) {
+        if (drSlid != TwinState.PERMISSIVE) {
             // a LID-routed segment first, to the switch where the directed route begins (the LRH DLID)
             at = lidRoute(src, lrhDlid, true, true);
             if (at < 0) {
@@ -133,7 +137,7 @@ final class Forwarding {
             }
         }
         w[HOP_PTR] = (byte) hp;
-        if (drDlid != Twin.PERMISSIVE) {
+        if (drDlid != TwinState.PERMISSIVE) {
             // C14-9:3: the switch at the end of the directed route sends it on LID-routed to DrDLID
             int n = t.portNode[at];
             if (!t.isSwitch(n)) {
@@ -149,7 +153,7 @@ final class Forwarding {
     private boolean arriveDirected(int at, byte[] w) {
         int method = w[3] & 0xff;
         int endSwitch = drEndSwitch;
-        int endLid = endSwitch < 0 ? Twin.PERMISSIVE : t.lid[t.portBase[endSwitch]];
+        int endLid = endSwitch < 0 ? TwinState.PERMISSIVE : t.lid[t.portBase[endSwitch]];
         if (attr == AttributeIds.SM_INFO && (method == Methods.GET || method == Methods.SET)) {
             TwinAttachment sm = t.smAt(at);
             if (sm == null) {
@@ -161,7 +165,7 @@ final class Forwarding {
         if (lostAtAgent(t.portNode[at])) {
             return false;
         }
-        int st = t.sma.handle(t.portNode[at], at, w, method);
+        int st = sma.handle(t.portNode[at], at, w, method);
         if (st == Sma.DROP) {
             return false;
         }
@@ -187,7 +191,7 @@ final class Forwarding {
         int drSlid = u16(w, DR_SLID);
         int drDlid = u16(w, DR_DLID);
         int at = from;
-        if (drDlid != Twin.PERMISSIVE) {
+        if (drDlid != TwinState.PERMISSIVE) {
             at = lidRoute(from, lrhDlid, true, true);
             if (at < 0) {
                 return -1;
@@ -230,7 +234,7 @@ final class Forwarding {
             }
         }
         w[HOP_PTR] = 0;
-        if (drSlid != Twin.PERMISSIVE) {
+        if (drSlid != TwinState.PERMISSIVE) {
             if (!t.isSwitch(t.portNode[at])) {
                 return t.dropPort(DropReason.BAD_DIRECTED_ROUTE);
             }
@@ -268,12 +272,12 @@ final class Forwarding {
             if (lostAtAgent(node)) {
                 return false;
             }
-            st = t.sma.handle(node, at, w, method);
+            st = sma.handle(node, at, w, method);
         } else if (cls == MgmtClasses.PERF) {
             if (lostAtAgent(node)) {
                 return false;
             }
-            st = t.pma.handle(node, at, w, method);
+            st = pma.handle(node, at, w, method);
         } else {
             return toSm(at, w, from);
         }
@@ -320,7 +324,7 @@ final class Forwarding {
      * port whose LID range holds the DLID, or a switch's port 0 when its LFT says 0 and its LID range holds it.
      */
     int lidRoute(int start, int dlid, boolean vl15, boolean origin) {
-        if (dlid == 0 || dlid >= Twin.MULTICAST_BASE) {
+        if (dlid == 0 || dlid >= TwinState.MULTICAST_BASE) {
             return t.dropPort(DropReason.DLID_MISMATCH);
         }
         int node = t.portNode[start];
@@ -336,7 +340,7 @@ final class Forwarding {
         } else {
             egress = start;
         }
-        for (int hops = 0; hops < Twin.MAX_HOPS; hops++) {
+        for (int hops = 0; hops < TwinState.MAX_HOPS; hops++) {
             int q = cross(egress, vl15);
             if (q < 0) {
                 return -1;
@@ -379,16 +383,16 @@ final class Forwarding {
      */
     int cross(int out, boolean vl15) {
         int in = t.remote[out];
-        if (in < 0 || t.phys[out] != Twin.LINK_UP || t.phys[in] != Twin.LINK_UP) {
+        if (in < 0 || t.phys[out] != TwinState.LINK_UP || t.phys[in] != TwinState.LINK_UP) {
             t.addPc(out, PortCounter.XMIT_DISCARDS.ordinal(), 1);
             return t.dropPort(DropReason.PORT_DOWN);
         }
-        if (!vl15 && t.state[out] != Twin.ACTIVE) {
+        if (!vl15 && t.state[out] != TwinState.ACTIVE) {
             t.addPc(out, PortCounter.XMIT_DISCARDS.ordinal(), 1);
             return t.dropPort(DropReason.PORT_NOT_ACTIVE);
         }
         t.countCrossing(out, in);
-        if (!vl15 && t.state[in] < Twin.ARMED) {
+        if (!vl15 && t.state[in] < TwinState.ARMED) {
             t.addPc(in, PortCounter.RCV_ERRORS.ordinal(), 1);
             return t.dropPort(DropReason.PORT_NOT_ACTIVE);
         }
@@ -410,7 +414,7 @@ final class Forwarding {
      */
     int[] multicast(int src, int mlid) {
         attr = 0;
-        if (mlid < Twin.MULTICAST_BASE || mlid >= Twin.PERMISSIVE) {
+        if (mlid < TwinState.MULTICAST_BASE || mlid >= TwinState.PERMISSIVE) {
             t.dropPort(DropReason.DLID_MISMATCH);
             return new int[0];
         }
@@ -474,8 +478,8 @@ final class Forwarding {
     /** Whether switch {@code node}'s MFT sends {@code mlid} out of port {@code p}. */
     boolean mftHas(int node, int mlid, int p) {
         char[] table = t.mft[t.swIndex[node]];
-        int index = mlid - Twin.MULTICAST_BASE;
-        if (table == null || index >= Twin.MCAST_FDB_CAP) {
+        int index = mlid - TwinState.MULTICAST_BASE;
+        if (table == null || index >= TwinState.MCAST_FDB_CAP) {
             return false;
         }
         int positions = t.numPorts[node] / 16 + 1;

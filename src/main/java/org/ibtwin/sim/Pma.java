@@ -37,9 +37,9 @@ final class Pma {
         }
     }
 
-    private final Twin t;
+    private final TwinState t;
 
-    Pma(Twin t) {
+    Pma(TwinState t) {
         this.t = t;
     }
 
@@ -102,17 +102,17 @@ final class Pma {
                 for (int c = 0; c < slots; c++) {
                     boolean selected = c == PortCounter.XMIT_WAIT.ordinal() ? mask2 : (mask & (1 << c)) != 0;
                     if (selected) {
-                        t.pc[g * Twin.PC_SLOTS + c] = 0;
+                        t.pc[g * TwinState.PC_SLOTS + c] = 0;
                     }
                 }
                 if (mask2) {
-                    t.pc[g * Twin.PC_SLOTS + Twin.PC_QP1_DROPPED] = 0;
+                    t.pc[g * TwinState.PC_SLOTS + TwinState.PC_QP1_DROPPED] = 0;
                 }
             }
         }
-        for (int c = 0; c < Twin.PC_SLOTS; c++) {
+        for (int c = 0; c < TwinState.PC_SLOTS; c++) {
             long sum = 0;
-            long max = Twin.pcMax(c);
+            long max = TwinState.pcMax(c);
             for (int g = first; g < first + count; g++) {
                 sum = Math.min(max, sum + t.pcValue(g, c));
             }
@@ -131,17 +131,17 @@ final class Pma {
         int mask = Forwarding.u16(w, D + 2);
         if (set) {
             for (int g = first; g < first + count; g++) {
-                for (int c = 0; c < Twin.PCX_SLOTS; c++) {
+                for (int c = 0; c < TwinState.PCX_SLOTS; c++) {
                     if ((mask & (1 << c)) != 0) {
-                        t.pcx[g * Twin.PCX_SLOTS + c] = 0;
+                        t.pcx[g * TwinState.PCX_SLOTS + c] = 0;
                     }
                 }
             }
         }
-        for (int c = 0; c < Twin.PCX_SLOTS; c++) {
+        for (int c = 0; c < TwinState.PCX_SLOTS; c++) {
             long sum = 0;
             for (int g = first; g < first + count; g++) {
-                long v = sum + t.pcx[g * Twin.PCX_SLOTS + c];
+                long v = sum + t.pcx[g * TwinState.PCX_SLOTS + c];
                 sum = Long.compareUnsigned(v, sum) < 0 ? -1L : v;
             }
             PCX.set(w, D, PCX_FIELDS[c], sum);

@@ -101,10 +101,14 @@ final class Sma {
     /** ibsim's default SL to VL map: SL n to VL n, SL15 to VL7. */
     static final long DEFAULT_SL_TO_VL = 0x0123456789abcde7L;
 
-    private final Twin t;
+    private final TwinState t;
+    private final Traps traps;
+    private final Links links;
 
-    Sma(Twin t) {
+    Sma(TwinState t, Traps traps, Links links) {
         this.t = t;
+        this.traps = traps;
+        this.links = links;
     }
 
     /**
@@ -116,7 +120,7 @@ final class Sma {
             return MadStatus.BAD_VERSION;
         }
         if (method == Methods.TRAP_REPRESS) {
-            t.traps.repressed(node, rx, w);
+            traps.repressed(node, rx, w);
             return CONSUMED;
         }
         if (method != Methods.GET && method != Methods.SET) {
@@ -300,17 +304,17 @@ final class Sma {
         int lsee = (int) PI.get(w, D, PI_LSEE);
         int lsee2 = (int) PI.get(w, D, PI_LSEE2);
         int cur = t.state[g];
-        if (mgmt && newLid >= Twin.MULTICAST_BASE) {
+        if (mgmt && newLid >= TwinState.MULTICAST_BASE) {
             return MadStatus.INVALID_FIELD;
         }
         if (!port0) {
             boolean ok = switch (newState) {
-                case 0, Twin.DOWN -> true;
-                case Twin.ARMED -> cur == Twin.INIT || cur == Twin.ARMED;
-                case Twin.ACTIVE -> cur == Twin.ARMED || cur == Twin.ACTIVE;
+                case 0, TwinState.DOWN -> true;
+                case TwinState.ARMED -> cur == TwinState.INIT || cur == TwinState.ARMED;
+                case TwinState.ACTIVE -> cur == TwinState.ARMED || cur == TwinState.ACTIVE;
                 default -> false;
             };
-            if (!ok || !(newPhys == 0 || newPhys == Twin.POLLING || newPhys == Twin.DISABLED)) {
+            if (!ok || !(newPhys == 0 || newPhys == TwinState.POLLING || newPhys == TwinState.DISABLED)) {
                 return MadStatus.INVALID_FIELD;
             }
         }
@@ -392,21 +396,21 @@ final class Sma {
      * link down with this end disabled, Polling lets a disabled port train again.
      */
     private void applyStates(int g, int newState, int newPhys) {
-        if (newState == Twin.DOWN && t.phys[g] == Twin.LINK_UP) {
-            t.linkLost(g, t.remote[g], false, g);
-            t.train(g, g);
-        } else if (newState == Twin.ARMED || newState == Twin.ACTIVE) {
+        if (newState == TwinState.DOWN && t.phys[g] == TwinState.LINK_UP) {
+            links.linkLost(g, t.remote[g], false, g);
+            links.train(g, g);
+        } else if (newState == TwinState.ARMED || newState == TwinState.ACTIVE) {
             if (t.state[g] != newState) {
                 t.forwardingVersion++;
             }
             t.state[g] = (byte) newState;
         }
-        if (newPhys == Twin.DISABLED && t.phys[g] != Twin.DISABLED) {
-            t.phys[g] = Twin.DISABLED;
-            t.linkLost(g, t.remote[g], false, g);
-        } else if (newPhys == Twin.POLLING && t.phys[g] == Twin.DISABLED) {
-            t.phys[g] = Twin.POLLING;
-            t.train(g, g);
+        if (newPhys == TwinState.DISABLED && t.phys[g] != TwinState.DISABLED) {
+            t.phys[g] = TwinState.DISABLED;
+            links.linkLost(g, t.remote[g], false, g);
+        } else if (newPhys == TwinState.POLLING && t.phys[g] == TwinState.DISABLED) {
+            t.phys[g] = TwinState.POLLING;
+            links.train(g, g);
         }
     }
 
@@ -417,7 +421,7 @@ final class Sma {
         int o = s * 20;
         if (set) {
             long top = SI.get(w, D, SI_TOP);
-            if (top >= Twin.LINEAR_FDB_CAP) {
+            if (top >= TwinState.LINEAR_FDB_CAP) {
                 return renderSwitchInfo(s, w, MadStatus.INVALID_FIELD);
             }
             t.lftTop[s] = (int) top;
@@ -588,7 +592,7 @@ final class Sma {
     // ---- LinearForwardingTable: block = modifier, 64 LIDs a block
 
     private int lft(int node, byte[] w, boolean set, long mod) {
-        if (mod >= Twin.LINEAR_FDB_CAP / 64) {
+        if (mod >= TwinState.LINEAR_FDB_CAP / 64) {
             return MadStatus.INVALID_FIELD;
         }
         int s = t.swIndex[node];
@@ -598,7 +602,7 @@ final class Sma {
             if (table.length < base + 64) {
                 // grow to LinearFDBTop when the SM set it first, else by a quarter: few copies, little slack
                 int top = (t.lftTop[s] / 64 + 1) * 64;
-                int len = Math.max(base + 64, Math.min(Twin.LINEAR_FDB_CAP,
+                int len = Math.max(base + 64, Math.min(TwinState.LINEAR_FDB_CAP,
                         Math.max(top, table.length + table.length / 4)));
                 byte[] bigger = Arrays.copyOf(table, len);
                 Arrays.fill(bigger, table.length, len, (byte) 0xff);
@@ -625,7 +629,7 @@ final class Sma {
         int position = (int) (mod >>> 28);
         int block = (int) (mod & 0x1ff);
         int positions = t.numPorts[node] / 16 + 1;
-        if ((mod & 0x0ffffe00L) != 0 || position >= positions || block >= Twin.MCAST_FDB_CAP / 32) {
+        if ((mod & 0x0ffffe00L) != 0 || position >= positions || block >= TwinState.MCAST_FDB_CAP / 32) {
             return MadStatus.INVALID_FIELD;
         }
         int s = t.swIndex[node];
@@ -633,7 +637,7 @@ final class Sma {
         char[] table = t.mft[s];
         if (set) {
             if (table == null) {
-                table = new char[Twin.MCAST_FDB_CAP * positions];
+                table = new char[TwinState.MCAST_FDB_CAP * positions];
                 t.mft[s] = table;
             }
             for (int i = 0; i < 32; i++) {

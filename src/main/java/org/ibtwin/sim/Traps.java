@@ -60,15 +60,21 @@ final class Traps {
         }
     }
 
-    private final Twin t;
+    private final TwinState t;
+    /** How traps travel: set once, after the twin has built its forwarding (which needs the SMA, which traps). */
+    private Forwarding fwd;
     private final Map<Long, Pending> pending = new LinkedHashMap<>();
     private long nextTid;
     long sent;
     long delivered;
     long repressed;
 
-    Traps(Twin t) {
+    Traps(TwinState t) {
         this.t = t;
+    }
+
+    void routeBy(Forwarding f) {
+        fwd = f;
     }
 
     private static long key(int issuer, int number) {
@@ -146,8 +152,8 @@ final class Traps {
         sent++;
         int g = p.issuer;
         byte[] m = build(p);
-        t.fwd.attr = AttributeIds.NOTICE;
-        int at = t.fwd.lidRoute(g, smLid(g), true, true);
+        fwd.attr = AttributeIds.NOTICE;
+        int at = fwd.lidRoute(g, smLid(g), true, true);
         if (at < 0) {
             return;
         }
@@ -222,10 +228,10 @@ final class Traps {
         pending.values().removeIf(p -> t.portNode[p.issuer] == n);
     }
 
-    List<Twin.PendingTrap> list() {
-        List<Twin.PendingTrap> out = new ArrayList<>();
+    List<PendingTrap> list() {
+        List<PendingTrap> out = new ArrayList<>();
         for (Pending p : pending.values()) {
-            out.add(new Twin.PendingTrap(t.nodes[t.portNode[p.issuer]].name(), t.portNumber(p.issuer), p.number,
+            out.add(new PendingTrap(t.nodes[t.portNode[p.issuer]].name(), t.portNumber(p.issuer), p.number,
                     p.tid, p.sends));
         }
         return out;

@@ -1,28 +1,29 @@
 package org.ibtwin.sim;
 
-import java.nio.charset.StandardCharsets;
+import static org.ibtwin.sim.TwinState.ACTIVE;
+import static org.ibtwin.sim.TwinState.CAP_IS_SM;
+import static org.ibtwin.sim.TwinState.MULTICAST_BASE;
+import static org.ibtwin.sim.TwinState.PCX_SLOTS;
+import static org.ibtwin.sim.TwinState.PC_SLOTS;
+import static org.ibtwin.sim.TwinState.PERMISSIVE;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.ibtwin.mad.AttributeIds;
-import org.ibtwin.mad.Field;
 import org.ibtwin.mad.Layout;
 import org.ibtwin.mad.Methods;
 import org.ibtwin.mad.MgmtClasses;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.Cable;
 import org.ibtwin.model.Fabric;
-import org.ibtwin.model.Link;
 import org.ibtwin.model.LinkLayer;
 import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.model.LinkWidth;
-import org.ibtwin.model.Mtu;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.NodeType;
 import org.ibtwin.model.PhysState;
@@ -36,12 +37,20 @@ import org.ibtwin.transport.MadAddress;
  * forwards by its linear forwarding table. Clients (an SM, tools, the ibsim endpoint) {@link #attach} at a port and
  * send MADs; the twin walks them through the fabric, answers them where they land and hands the answers back.
  *
+ * <h2>The house</h2>
+ * This class is the lock, the clients' entry (attach, submit, the queue of MADs sent from inside a sink) and the
+ * public fault and inspection API. What it owns lives beside it, one job a class: {@link TwinState} holds the
+ * fabric's runtime state in flat arrays and the helpers the agents share; {@link Sma} and {@link Pma} answer MADs,
+ * {@link Forwarding} moves them, {@link Traps} sends and repeats traps, {@link Links} trains links and carries out
+ * the link and cable faults. The agents know the state and each other, never this class.
+ *
  * <h2>Source of truth</h2>
  * The model is the twin's starting point and its static facts (names, GUIDs, device ids, cables). {@link #of} copies
- * the runtime state (LIDs, LMC, SM LID, port states, widths and speeds, MTU and VL caps, P_Keys, counters) into flat
- * arrays, and from then on the twin alone changes it; the model's {@link Port} objects keep their initial values
- * until {@link #syncModel()} writes the twin's state back into them (for the writers and summaries that read the
- * model). Nothing in the twin reads the model's runtime fields again, except the cable of a link when it trains.
+ * the runtime state (LIDs, LMC, SM LID, port states, widths and speeds, MTU and VL caps, P_Keys, counters) into
+ * {@link TwinState}'s arrays, and from then on the twin alone changes it; the model's {@link Port} objects keep their
+ * initial values until {@link #syncModel()} writes the twin's state back into them (for the writers and summaries
+ * that read the model). Nothing in the twin reads the model's runtime fields again, except the cable of a link when
+ * it trains.
  *
  * <h2>Threads</h2>
  * One lock: one MAD is processed at a time, from whichever thread sends it. Sinks are called from that thread while
@@ -67,400 +76,43 @@ import org.ibtwin.transport.MadAddress;
  * {@link #setLinkLayer}, {@link #kill}, {@link #setCapabilityMask}. Where ibsim and hardware part, the twin follows
  * hardware: pulling a live cable counts LinkDowned at both ends (ibsim's Unlink counts nothing), and a drop rate
  * applies to every MAD a port receives, not only those its SMA answers.
- *
- * <h2>Layout</h2>
- * Nodes are numbered in the model's order; every node has {@code numPorts + 1} port slots (slot 0 is a switch's
- * management port, unused on a CA), so a port's global index is {@code portBase[node] + number}. Hot state lives in
- * arrays indexed by that global index; each port also keeps a 64-byte PortInfo image for the fields only SMPs read
- * or write. Each switch has its LFT as a {@code byte[]} indexed by LID, grown in 64-entry blocks as they are set.
  */
 public final class Twin {
-    static final int PERMISSIVE = MadAddress.PERMISSIVE_LID;
-    /** LIDs from here up are multicast (and the permissive LID). */
-    static final int MULTICAST_BASE = 0xC000;
-    /** IBA: at most 64 hops for a directed route; ibtwin also caps LID-routed walks there (an LFT loop). */
-    static final int MAX_HOPS = 64;
-
     /**
-     * PortXmitData / PortRcvData words per MAD crossing a link. A MAD on the wire is LRH 8 + BTH 12 + DETH 8 +
-     * MAD 256 + ICRC 4 + VCRC 2 = 290 bytes between the delimiters (what the counters count), 72.5 words of 4
-     * bytes; counted as 72, as ibsim counts it.
+     * PortXmitData / PortRcvData words per MAD crossing a link ({@link TwinState#WORDS_PER_MAD}: 290 bytes between
+     * the delimiters counted as 72 words, as ibsim counts them).
      */
-    public static final int WORDS_PER_MAD = 72;
+    public static final int WORDS_PER_MAD = TwinState.WORDS_PER_MAD;
 
-    // PortState and PortPhysicalState codes
-    static final int DOWN = 1;
-    static final int INIT = 2;
-    static final int ARMED = 3;
-    static final int ACTIVE = 4;
-    static final int POLLING = 2;
-    static final int DISABLED = 3;
-    static final int LINK_UP = 5;
+    private static final Layout PI = SmpAttributes.PORT_INFO;
 
-    // defaults this twin reports where the model says nothing (chosen to answer as ibsim does)
-    static final int CA_PARTITION_CAP = 64;
-    static final int SWITCH_PARTITION_CAP = 8;
-    static final int SWITCH_PARTITION_ENFORCE_CAP = 64;
-    static final int LINEAR_FDB_CAP = 0xC000;
-    static final int MCAST_FDB_CAP = 1024;
-    static final int VL_ARB_CAP = 8;
-    static final int CA_GUID_CAP = 32;
-    static final int CA_CAP_MASK = 0x0050c048;
-    static final int SWITCH_CAP_MASK = 0x0000c048;
-    /** CapabilityMask2 bits: IsLinkWidth2xSupported, IsLinkSpeedHDRSupported, IsLinkSpeedNDRSupported. */
-    static final int CAP2_WIDTH_2X = 0x10;
-    static final int CAP2_HDR = 0x20;
-    static final int CAP2_NDR = 0x400;
-    static final int CAP_IS_SM = 0x2;
-
-    // PortCounters slots: PortCounter ordinals, then QP1Dropped
-    static final int PC_SLOTS = PortCounter.values().length + 1;
-    static final int PC_QP1_DROPPED = PortCounter.values().length;
-    static final int PCX_SLOTS = ExtCounter.values().length;
-    private static final long[] PC_MAX = new long[PC_SLOTS];
-
-    static {
-        for (PortCounter c : PortCounter.values()) {
-            PC_MAX[c.ordinal()] = c.max();
-        }
-        PC_MAX[PC_QP1_DROPPED] = 0xffff;
-    }
-
-    final Fabric fabric;
-    final ReentrantLock lock = new ReentrantLock();
-
-    // ---- nodes
-    final int nodeCount;
-    final Node[] nodes;
-    final byte[] nodeType;
-    final int[] numPorts;
-    final int[] portBase;
-    final int[] swIndex;
-    final byte[] nodeInfo;          // 40 bytes a node, PortGuid and LocalPort left 0
-    final byte[] nodeDesc;          // 64 bytes a node
-    private final Map<String, Integer> byName = new HashMap<>();
-    private final Map<String, Integer> byDescription = new HashMap<>();
-    private final Map<String, Integer> byHost = new HashMap<>();
-
-    // ---- ports
-    final int portCount;
-    final int[] portNode;
-    final int[] remote;
-    /** The cable at each port: of its link, or, once unplugged, of the link it had (what a ReLink puts back). */
-    final Cable[] cable;
-    /** The port a port was linked to before it was unplugged, or -1 (ibsim's previous_remotenode). */
-    final int[] prevRemote;
-    /** A port held down by a fault ({@link #linkDown}): its link does not train until {@link #linkUp}. */
-    final boolean[] held;
-    final long[] portGuid;
-    final int[] lid;
-    final byte[] lmc;
-    final byte[] state;
-    final byte[] phys;
-    final byte[] widthSup;
-    final byte[] widthEn;
-    final byte[] widthAct;          // LinkWidth ordinal + 1, 0 when down
-    final short[] speedSup;
-    final short[] speedEn;
-    final byte[] speedAct;          // LinkSpeed ordinal + 1, 0 when down
-    final byte[] widthEn0;          // the enabled masks at power-up (a rebooted switch comes back with them)
-    final short[] speedEn0;
-    final boolean[] ethernet;
-    final byte[] mlnxStateChangeEnable;
-    final byte[] portInfo;          // 64 bytes a port
-    final char[][] pkeys;           // null: the default table (0xFFFF at index 0)
-    final int[] pc;                 // PC_SLOTS a port, unsigned, saturating at the field's width
-    final long[] pcx;               // PCX_SLOTS a port, unsigned 64-bit, saturating
-    final int[] portByLid = new int[MULTICAST_BASE];
-    TwinAttachment[][] attached;
-
-    // ---- switches
-    final int switchCount;
-    final int[] swNode;
-    final byte[][] lft;
-    final int[] lftTop;
-    final byte[] switchInfo;        // 20 bytes a switch; LinearFDBTop and PortStateChange live apart
-    final boolean[] portStateChange;
-    final char[][] mft;
-
-    // ---- sparse tables, written only by SMPs
-    final Map<Long, Long> slToVl = new HashMap<>();
-    final Map<Integer, byte[]> vlArb = new HashMap<>();
-    final Map<Integer, long[]> guids = new HashMap<>();
-
-    // ---- processing
-    final byte[] work = new byte[256];
+    private final ReentrantLock lock = new ReentrantLock();
+    /** The fabric's runtime state; read and written under {@link #lock} only (its attachments read its names). */
+    final TwinState st;
+    private final Sma sma;
+    private final Pma pma;
+    private final Forwarding fwd;
+    private final Traps traps;
+    private final Links links;
     private final ArrayDeque<Queued> queue = new ArrayDeque<>();
     private boolean draining;
-    final long[] drops = new long[DropReason.values().length];
-    long processed;
-    long delivered;
-    long sinkFailures;
-    final Sma sma;
-    final Pma pma;
-    final Forwarding fwd;
-    final Traps traps;
-    /** MAD drop rules set by fault injection; empty: nothing dropped by chance. */
-    final DropRules dropRules = new DropRules();
-    /** The clock traps are resent by (System.nanoTime, or a test's). */
-    LongSupplier clock = System::nanoTime;
-    /** Moves whenever data could take another way: a port's state or LID, a link, an LFT entry. */
-    long forwardingVersion;
-    /** Node indices by model node, for the data plane's inspection methods. */
-    private final Map<Node, Integer> nodeIndexByNode;
 
     private record Queued(TwinAttachment from, byte[] mad, MadAddress to) {
     }
 
     private Twin(Fabric fabric) {
-        this.fabric = fabric;
-        List<Node> list = fabric.nodes();
-        nodeCount = list.size();
-        nodes = list.toArray(new Node[0]);
-        nodeType = new byte[nodeCount];
-        numPorts = new int[nodeCount];
-        portBase = new int[nodeCount];
-        swIndex = new int[nodeCount];
-        nodeInfo = new byte[nodeCount * 40];
-        nodeDesc = new byte[nodeCount * 64];
-        int ports = 0;
-        int switches = 0;
-        for (int i = 0; i < nodeCount; i++) {
-            Node n = nodes[i];
-            nodeType[i] = (byte) n.type().code();
-            numPorts[i] = n.numPorts();
-            portBase[i] = ports;
-            ports += n.numPorts() + 1;
-            swIndex[i] = n.isSwitch() ? switches++ : -1;
-            byName.putIfAbsent(n.name(), i);
-            byDescription.putIfAbsent(n.description(), i);
-            String d = n.description().strip();
-            int sp = d.indexOf(' ');
-            if (sp > 0) {
-                byHost.putIfAbsent(d.substring(0, sp), i);
-            }
-        }
-        portCount = ports;
-        switchCount = switches;
-        portNode = new int[ports];
-        remote = new int[ports];
-        cable = new Cable[ports];
-        prevRemote = new int[ports];
-        held = new boolean[ports];
-        portGuid = new long[ports];
-        lid = new int[ports];
-        lmc = new byte[ports];
-        state = new byte[ports];
-        phys = new byte[ports];
-        widthSup = new byte[ports];
-        widthEn = new byte[ports];
-        widthAct = new byte[ports];
-        speedSup = new short[ports];
-        speedEn = new short[ports];
-        speedAct = new byte[ports];
-        widthEn0 = new byte[ports];
-        speedEn0 = new short[ports];
-        ethernet = new boolean[ports];
-        mlnxStateChangeEnable = new byte[ports];
-        portInfo = new byte[ports * 64];
-        pkeys = new char[ports][];
-        pc = new int[ports * PC_SLOTS];
-        pcx = new long[ports * PCX_SLOTS];
-        attached = new TwinAttachment[ports][];
-        Arrays.fill(remote, -1);
-        Arrays.fill(prevRemote, -1);
-        Arrays.fill(portByLid, -1);
-        swNode = new int[switches];
-        lft = new byte[switches][];
-        lftTop = new int[switches];
-        switchInfo = new byte[switches * 20];
-        portStateChange = new boolean[switches];
-        mft = new char[switches][];
-        Map<Node, Integer> index = new HashMap<>();
-        for (int i = 0; i < nodeCount; i++) {
-            index.put(nodes[i], i);
-        }
-        nodeIndexByNode = index;
-        for (int i = 0; i < nodeCount; i++) {
-            initNode(i);
-        }
-        for (Link l : fabric.links()) {
-            int a = portBase[index.get(l.a().node())] + l.a().number();
-            int b = portBase[index.get(l.b().node())] + l.b().number();
-            remote[a] = b;
-            remote[b] = a;
-            cable[a] = l.cable();
-            cable[b] = l.cable();
-        }
-        for (int g = 0; g < ports; g++) {
-            if (lid[g] != 0) {
-                mapLid(g, 0, 0, lid[g], lmc[g]);
-            }
-            int s = swIndex[portNode[g]];
-            if (s >= 0 && g != portBase[portNode[g]] && phys[g] == LINK_UP) {
-                portStateChange[s] = true;   // links came up since the switch was reset
-            }
-            widthEn0[g] = widthEn[g];
-            speedEn0[g] = speedEn[g];
-        }
-        sma = new Sma(this);
-        pma = new Pma(this);
-        fwd = new Forwarding(this);
-        traps = new Traps(this);
+        st = new TwinState(fabric);
+        traps = new Traps(st);
+        links = new Links(st, traps, this::settle);
+        sma = new Sma(st, traps, links);
+        pma = new Pma(st);
+        fwd = new Forwarding(st, sma, pma);
+        traps.routeBy(fwd);
     }
 
     /** The twin of {@code fabric}, in the state the model describes (links trained as the model trained them). */
     public static Twin of(Fabric fabric) {
         return new Twin(Objects.requireNonNull(fabric, "fabric"));
-    }
-
-    // =====================================================================================================
-    // initial state
-
-    private static final Layout NI = SmpAttributes.NODE_INFO;
-    private static final Layout PI = SmpAttributes.PORT_INFO;
-    private static final Layout SI = SmpAttributes.SWITCH_INFO;
-    static final Field PI_SM_LID = PI.field("SMLid");
-
-    private void initNode(int i) {
-        Node n = nodes[i];
-        boolean sw = n.isSwitch();
-        int o = i * 40;
-        NI.set(nodeInfo, o, "BaseVers", 1);
-        NI.set(nodeInfo, o, "ClassVers", 1);
-        NI.set(nodeInfo, o, "NodeType", n.type().code());
-        NI.set(nodeInfo, o, "NumPorts", n.numPorts());
-        NI.set(nodeInfo, o, "SystemGuid", n.systemImageGuid());
-        NI.set(nodeInfo, o, "Guid", n.guid());
-        NI.set(nodeInfo, o, "PartCap", sw ? SWITCH_PARTITION_CAP : CA_PARTITION_CAP);
-        NI.set(nodeInfo, o, "DevId", n.deviceId());
-        NI.set(nodeInfo, o, "Revision", n.revision() & 0xffffffffL);
-        NI.set(nodeInfo, o, "VendorId", n.vendorId());
-        byte[] d = n.description().getBytes(StandardCharsets.UTF_8);
-        System.arraycopy(d, 0, nodeDesc, i * 64, Math.min(64, d.length));
-        if (sw) {
-            int s = swIndex[i];
-            swNode[s] = i;
-            lft[s] = new byte[0];
-            initSwitchInfo(i);
-        }
-        for (int p = sw ? 0 : 1; p <= n.numPorts(); p++) {
-            initPort(i, p, n.port(p));
-        }
-    }
-
-    /** SwitchInfo as at power-up (LinearFDBTop and PortStateChange live apart). */
-    private void initSwitchInfo(int i) {
-        int so = swIndex[i] * 20;
-        SI.set(switchInfo, so, "LinearFdbCap", LINEAR_FDB_CAP);
-        SI.set(switchInfo, so, "McastFdbCap", MCAST_FDB_CAP);
-        SI.set(switchInfo, so, "PartEnforceCap", SWITCH_PARTITION_ENFORCE_CAP);
-        SI.set(switchInfo, so, "FilterRawInbound", 1);
-        SI.set(switchInfo, so, "FilterRawOutbound", 1);
-        SI.set(switchInfo, so, "EnhancedPort0", nodes[i].enhancedPort0() ? 1 : 0);
-    }
-
-    private void initPort(int node, int number, Port p) {
-        int g = portBase[node] + number;
-        boolean sw = nodeType[node] == NodeType.SWITCH.code();
-        boolean port0 = sw && number == 0;
-        boolean mgmt = !sw || port0;
-        portNode[g] = node;
-        portGuid[g] = p.guid();
-        if (mgmt) {
-            lid[g] = p.lid();
-            lmc[g] = (byte) (port0 && !nodes[node].enhancedPort0() ? 0 : p.lmc());
-        }
-        if (port0) {
-            // the management port has no link: it reports what ibsim's does
-            state[g] = ACTIVE;
-            phys[g] = LINK_UP;
-            widthSup[g] = (byte) LinkWidth.upTo(LinkWidth.X12);
-            widthEn[g] = (byte) LinkWidth.maskOf(LinkWidth.X4);
-            widthAct[g] = (byte) (LinkWidth.X4.ordinal() + 1);
-            speedSup[g] = (short) LinkSpeed.maskOf(LinkSpeed.SDR, LinkSpeed.DDR, LinkSpeed.QDR);
-            speedEn[g] = (short) LinkSpeed.maskOf(LinkSpeed.SDR);
-            speedAct[g] = (byte) (LinkSpeed.SDR.ordinal() + 1);
-        } else {
-            state[g] = (byte) p.state().code();
-            phys[g] = (byte) p.physState().code();
-            widthSup[g] = (byte) p.widthSupported();
-            widthEn[g] = (byte) p.widthEnabled();
-            speedSup[g] = (short) p.speedSupported();
-            speedEn[g] = (short) p.speedEnabled();
-            widthAct[g] = (byte) (p.widthActive() == null ? 0 : p.widthActive().ordinal() + 1);
-            speedAct[g] = (byte) (p.speedActive() == null ? 0 : p.speedActive().ordinal() + 1);
-            ethernet[g] = p.linkLayer() != LinkLayer.INFINIBAND;
-        }
-        int[] keys = p.pkeys();
-        if (!(keys.length == 1 && keys[0] == 0xffff)) {
-            char[] t = new char[pkeyCap(g)];
-            for (int k = 0; k < Math.min(t.length, keys.length); k++) {
-                t[k] = (char) keys[k];
-            }
-            pkeys[g] = t;
-        }
-        for (PortCounter c : PortCounter.values()) {
-            long v = p.counter(c);
-            if (v != 0) {
-                pc[g * PC_SLOTS + c.ordinal()] = (int) Math.min(v, c.max());
-            }
-        }
-        initPortInfo(node, number, p, p.smLid());
-    }
-
-    /** The PortInfo image of a port as at power-up (the runtime fields live apart), with {@code smLid}. */
-    private void initPortInfo(int node, int number, Port p, int smLid) {
-        int g = portBase[node] + number;
-        boolean sw = isSwitch(node);
-        boolean port0 = sw && number == 0;
-        boolean mgmt = !sw || port0;
-        int o = g * 64;
-        int mtuCap = port0 ? Mtu.MTU1024.code() : p.mtuCap().code();
-        int vlCap = p.vlCap();
-        if (mgmt) {
-            PI.set(portInfo, o, "GidPrefix", 0xfe80000000000000L);
-            PI.set(portInfo, o, "SMLid", smLid);
-            PI.set(portInfo, o, "CapMask", p.capMask() != 0 ? p.capMask() : port0 ? SWITCH_CAP_MASK : CA_CAP_MASK);
-            PI.set(portInfo, o, "MkeyLeasePeriod", 0xff9);
-            PI.set(portInfo, o, "GuidCap", port0 ? 1 : CA_GUID_CAP);
-            PI.set(portInfo, o, "SubnetTimeout", 0x1f);
-            PI.set(portInfo, o, "RespTimeVal", port0 ? 8 : 0);
-            PI.set(portInfo, o, "CapabilityMask2", p.capMask2() != 0 ? p.capMask2() : capMask2(node));
-        }
-        PI.set(portInfo, o, "LinkDownDefState", POLLING);
-        PI.set(portInfo, o, "NeighborMTU", port0 ? Mtu.MTU256.code() : mtuCap);
-        PI.set(portInfo, o, "VLCap", vlCap);
-        PI.set(portInfo, o, "VLArbHighCap", VL_ARB_CAP);
-        PI.set(portInfo, o, "VLArbLowCap", VL_ARB_CAP);
-        PI.set(portInfo, o, "MtuCap", mtuCap);
-        PI.set(portInfo, o, "VLStallCount", port0 ? 0 : 7);
-        if (sw && !port0 && p.link() == null) {
-            PI.set(portInfo, o, "LocalPhysErr", 4);   // what ibsim's template for an unlinked switch port says
-        }
-        PI.set(portInfo, o, "OperVLs", vlCap);
-    }
-
-    /** CapabilityMask2 from what the node's ports support: 2x width, HDR, NDR. */
-    private int capMask2(int node) {
-        int widths = 0;
-        int speeds = 0;
-        for (int p = 1; p <= numPorts[node]; p++) {
-            Port mp = nodes[node].port(p);
-            widths |= mp.widthSupported();
-            speeds |= mp.speedSupported();
-        }
-        int cap = 0;
-        if ((widths & (1 << LinkWidth.X2.ordinal())) != 0) {
-            cap |= CAP2_WIDTH_2X;
-        }
-        if ((speeds & (1 << LinkSpeed.HDR.ordinal())) != 0) {
-            cap |= CAP2_HDR;
-        }
-        if ((speeds & (1 << LinkSpeed.NDR.ordinal())) != 0) {
-            cap |= CAP2_NDR;
-        }
-        return cap;
     }
 
     // =====================================================================================================
@@ -478,20 +130,20 @@ public final class Twin {
     public Attachment attach(String nodeName, int port) {
         lock.lock();
         try {
-            int node = nodeName == null ? defaultNode() : nodeIndex(nodeName);
-            boolean sw = isSwitch(node);
+            int node = nodeName == null ? defaultNode() : st.nodeIndex(nodeName);
+            boolean sw = st.isSwitch(node);
             int number = port == 0 ? (sw ? 0 : 1) : port;
             if (sw && number != 0) {
-                throw new IllegalArgumentException("node \"" + nodes[node].name()
+                throw new IllegalArgumentException("node \"" + st.nodes[node].name()
                         + "\" is a switch: clients attach at its port 0, not " + number);
             }
-            if (number < 0 || number > numPorts[node]) {
-                throw new IllegalArgumentException("node \"" + nodes[node].name() + "\" has no port " + number);
+            if (number < 0 || number > st.numPorts[node]) {
+                throw new IllegalArgumentException("node \"" + st.nodes[node].name() + "\" has no port " + number);
             }
-            int g = portBase[node] + number;
+            int g = st.portBase[node] + number;
             TwinAttachment a = new TwinAttachment(this, g);
-            TwinAttachment[] at = attached[g];
-            attached[g] = at == null ? new TwinAttachment[] {a} : append(at, a);
+            TwinAttachment[] at = st.attached[g];
+            st.attached[g] = at == null ? new TwinAttachment[] {a} : append(at, a);
             return a;
         } finally {
             lock.unlock();
@@ -504,57 +156,25 @@ public final class Twin {
     }
 
     private int defaultNode() {
-        for (int i = 0; i < nodeCount; i++) {
-            if (nodeType[i] != NodeType.SWITCH.code()) {
+        for (int i = 0; i < st.nodeCount; i++) {
+            if (st.nodeType[i] != NodeType.SWITCH.code()) {
                 return i;
             }
         }
-        if (nodeCount == 0) {
+        if (st.nodeCount == 0) {
             throw new IllegalArgumentException("unknown node: the fabric is empty");
         }
         return 0;
     }
 
-    /** The index of the node named so (topology id, description, host name). */
-    int nodeIndexOf(String name) {
-        lock.lock();
-        try {
-            return nodeIndex(name);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The cable at a port, or the one it had before it was unplugged; null if it never had one. */
-    Cable lastCable(String nodeName, int port) {
-        lock.lock();
-        try {
-            return cable[physicalPort(nodeName, port)];
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private int nodeIndex(String name) {
-        Integer i = byName.get(name);
-        if (i == null) {
-            i = byDescription.get(name);
-        }
-        if (i == null) {
-            i = byHost.get(name);
-        }
-        if (i == null) {
-            throw new IllegalArgumentException("unknown node \"" + name + "\"");
-        }
-        return i;
-    }
-
-    private int globalPort(String nodeName, int port) {
-        int node = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
-        if (port < (isSwitch(node) ? 0 : 1) || port > numPorts[node]) {
-            throw new IllegalArgumentException("node \"" + nodeName + "\" has no port " + port);
-        }
-        return portBase[node] + port;
+    /**
+     * The model node named so: by its topology id, or failing that its node description or host name (the
+     * description's first word), as {@link #attach} and the fault methods take it.
+     *
+     * @throws IllegalArgumentException for an unknown node
+     */
+    public Node node(String name) {
+        return locked(() -> st.nodes[st.nodeIndex(Objects.requireNonNull(name, "name"))]);
     }
 
     private static TwinAttachment[] append(TwinAttachment[] a, TwinAttachment x) {
@@ -582,7 +202,7 @@ public final class Twin {
     }
 
     private void remove(TwinAttachment a) {
-        TwinAttachment[] at = attached[a.gp];
+        TwinAttachment[] at = st.attached[a.gp];
         int k = 0;
         TwinAttachment[] rest = new TwinAttachment[at.length - 1];
         for (TwinAttachment x : at) {
@@ -590,7 +210,7 @@ public final class Twin {
                 rest[k++] = x;
             }
         }
-        attached[a.gp] = rest.length == 0 ? null : rest;
+        st.attached[a.gp] = rest.length == 0 ? null : rest;
     }
 
     void setIsSm(TwinAttachment a, boolean sm) {
@@ -608,54 +228,18 @@ public final class Twin {
 
     private void updateIsSm(int g) {
         boolean any = false;
-        TwinAttachment[] at = attached[g];
+        TwinAttachment[] at = st.attached[g];
         if (at != null) {
             for (TwinAttachment x : at) {
                 any |= x.isSm;
             }
         }
-        long cap = PI.get(portInfo, g * 64, "CapMask");
+        long cap = PI.get(st.portInfo, g * 64, "CapMask");
         long now = any ? cap | CAP_IS_SM : cap & ~CAP_IS_SM;
         if (now != cap) {
-            PI.set(portInfo, g * 64, "CapMask", now);
+            PI.set(st.portInfo, g * 64, "CapMask", now);
             traps.capabilityChanged(g);   // trap 144: IsSM set or cleared
         }
-    }
-
-    /** The SM attachment at the port that takes MADs for {@code g} (a switch's port 0), or null. */
-    TwinAttachment smAt(int g) {
-        TwinAttachment[] at = attached[agentPort(g)];
-        if (at != null) {
-            for (TwinAttachment x : at) {
-                if (x.isSm) {
-                    return x;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** The attachment at {@code g}'s agent port that should have the response with {@code tid}, or null. */
-    TwinAttachment responder(int g, long tid) {
-        TwinAttachment[] at = attached[agentPort(g)];
-        if (at == null) {
-            return null;
-        }
-        if (at.length == 1) {
-            return at[0];
-        }
-        for (TwinAttachment x : at) {
-            if (x.sentRecently(tid)) {
-                return x;
-            }
-        }
-        return at[0];
-    }
-
-    /** Where clients of the node at {@code g} sit: a switch's port 0, else the port itself. */
-    int agentPort(int g) {
-        int n = portNode[g];
-        return isSwitch(n) ? portBase[n] : g;
     }
 
     // =====================================================================================================
@@ -684,16 +268,16 @@ public final class Twin {
     }
 
     private void process(TwinAttachment a, byte[] mad, MadAddress to) {
-        processed++;
+        st.processed++;
         if (a.detached) {
-            drops[DropReason.DETACHED.ordinal()]++;
+            st.drops[DropReason.DETACHED.ordinal()]++;
             return;
         }
         boolean ok;
         if (mad.length != 256 || mad[0] != 1) {
-            ok = drop(DropReason.MALFORMED);
+            ok = st.drop(DropReason.MALFORMED);
         } else {
-            byte[] w = work;
+            byte[] w = st.work;
             System.arraycopy(mad, 0, w, 0, 256);
             a.noteSent(w);
             int cls = w[1] & 0xff;
@@ -704,225 +288,8 @@ public final class Twin {
             try {
                 s.undeliverable(mad.clone(), to);
             } catch (RuntimeException e) {
-                sinkFailures++;
+                st.sinkFailures++;
             }
-        }
-    }
-
-    /** Counts a drop; always false, so callers can {@code return drop(...)}. */
-    boolean drop(DropReason r) {
-        drops[r.ordinal()]++;
-        return false;
-    }
-
-    /** As {@link #drop}, for callers returning a port index. */
-    int dropPort(DropReason r) {
-        drops[r.ordinal()]++;
-        return -1;
-    }
-
-    /** Hands {@code w} to an attachment's sink: a copy, unless the sink only borrows it for the call. */
-    void deliver(TwinAttachment a, byte[] w, MadAddress from) {
-        delivered++;
-        MadSink sink = a.sink;
-        byte[] mad = sink.borrows() && w.length == 256 ? w : Arrays.copyOf(w, 256);
-        try {
-            sink.receive(mad, from);
-        } catch (RuntimeException e) {
-            sinkFailures++;
-        }
-    }
-
-    // =====================================================================================================
-    // state helpers used by the agents and forwarding
-
-    boolean isSwitch(int node) {
-        return swIndex[node] >= 0;
-    }
-
-    int portNumber(int g) {
-        return g - portBase[portNode[g]];
-    }
-
-    /** Whether {@code dlid} lies in the LID range of {@code g} (its LID and LMC). */
-    boolean inRange(int g, int dlid) {
-        int base = lid[g];
-        return base != 0 && dlid >= base && dlid < base + (1 << lmc[g]);
-    }
-
-    /** The P_Key table length of a port: NodeInfo PartitionCap, or SwitchInfo PartitionEnforcementCap on a
-     * switch's external ports. */
-    int pkeyCap(int g) {
-        int n = portNode[g];
-        if (isSwitch(n)) {
-            return g == portBase[n] ? SWITCH_PARTITION_CAP : SWITCH_PARTITION_ENFORCE_CAP;
-        }
-        return CA_PARTITION_CAP;
-    }
-
-    int pkey(int g, int index) {
-        char[] t = pkeys[g];
-        if (t == null) {
-            return index == 0 ? 0xffff : 0;
-        }
-        return index < t.length ? t[index] : 0;
-    }
-
-    /** Moves a port's LID range in the LID index. */
-    void setLid(int g, int newLid, int newLmc) {
-        int oldLid = lid[g];
-        int oldLmc = lmc[g];
-        if (oldLid == newLid && oldLmc == newLmc) {
-            return;
-        }
-        lid[g] = newLid;
-        lmc[g] = (byte) newLmc;
-        forwardingVersion++;
-        mapLid(g, oldLid, oldLmc, newLid, newLmc);
-    }
-
-    private void mapLid(int g, int oldLid, int oldLmc, int newLid, int newLmc) {
-        if (oldLid != 0) {
-            for (int l = oldLid; l < Math.min(MULTICAST_BASE, oldLid + (1 << oldLmc)); l++) {
-                if (portByLid[l] == g) {
-                    portByLid[l] = -1;
-                }
-            }
-        }
-        if (newLid != 0) {
-            for (int l = newLid; l < Math.min(MULTICAST_BASE, newLid + (1 << newLmc)); l++) {
-                portByLid[l] = g;
-            }
-        }
-    }
-
-    /** Adds to a PortCounters slot, saturating at the field's width. */
-    void addPc(int g, int slot, long delta) {
-        int i = g * PC_SLOTS + slot;
-        long v = Integer.toUnsignedLong(pc[i]) + delta;
-        pc[i] = (int) Math.min(v, PC_MAX[slot]);
-    }
-
-    long pcValue(int g, int slot) {
-        return Integer.toUnsignedLong(pc[g * PC_SLOTS + slot]);
-    }
-
-    static long pcMax(int slot) {
-        return PC_MAX[slot];
-    }
-
-    /** Adds to a PortCountersExtended counter, saturating at 2^64-1. */
-    void addPcx(int g, int slot, long delta) {
-        int i = g * PCX_SLOTS + slot;
-        long v = pcx[i] + delta;
-        pcx[i] = Long.compareUnsigned(v, pcx[i]) < 0 ? -1L : v;
-    }
-
-    /** Counts one MAD leaving {@code out} and arriving at {@code in}. */
-    void countCrossing(int out, int in) {
-        addPc(out, PortCounter.XMIT_PKTS.ordinal(), 1);
-        addPc(out, PortCounter.XMIT_DATA.ordinal(), WORDS_PER_MAD);
-        addPcx(out, ExtCounter.XMIT_PKTS.ordinal(), 1);
-        addPcx(out, ExtCounter.XMIT_DATA.ordinal(), WORDS_PER_MAD);
-        addPcx(out, ExtCounter.UNICAST_XMIT_PKTS.ordinal(), 1);
-        addPc(in, PortCounter.RCV_PKTS.ordinal(), 1);
-        addPc(in, PortCounter.RCV_DATA.ordinal(), WORDS_PER_MAD);
-        addPcx(in, ExtCounter.RCV_PKTS.ordinal(), 1);
-        addPcx(in, ExtCounter.RCV_DATA.ordinal(), WORDS_PER_MAD);
-        addPcx(in, ExtCounter.UNICAST_RCV_PKTS.ordinal(), 1);
-    }
-
-    /** Re-counts a crossing {@link #countCrossing} counted as unicast as a multicast packet. */
-    void countMulticast(int out, int in) {
-        addPcx(out, ExtCounter.UNICAST_XMIT_PKTS.ordinal(), -1);
-        addPcx(out, ExtCounter.MULTICAST_XMIT_PKTS.ordinal(), 1);
-        addPcx(in, ExtCounter.UNICAST_RCV_PKTS.ordinal(), -1);
-        addPcx(in, ExtCounter.MULTICAST_RCV_PKTS.ordinal(), 1);
-    }
-
-    // =====================================================================================================
-    // link events
-
-    /**
-     * Trains the link at {@code g} again, as hardware does after a state change: the widest width and fastest
-     * speed both ports support and enable and the cable carries. Both ports come up LinkUp/Init, or go (stay)
-     * Down/Polling; a disabled end stays Disabled, and a port held down by a fault, unplugged or running Ethernet
-     * keeps the link down. The switches at either end note a port state change (and trap) unless {@code quietAt}
-     * is the port whose own Set caused it.
-     */
-    void train(int g, int quietAt) {
-        int r = remote[g];
-        if (r < 0) {
-            linkLost(g, -1, false, quietAt);
-            return;
-        }
-        Cable c = cable[g];
-        int widths = widthSup[g] & widthEn[g] & widthSup[r] & widthEn[r] & LinkWidth.upTo(c.maxWidth());
-        int speeds = speedSup[g] & speedEn[g] & speedSup[r] & speedEn[r] & cableSpeeds(c);
-        LinkWidth w = LinkWidth.widest(widths);
-        LinkSpeed s = LinkSpeed.highest(speeds);
-        boolean up = w != null && s != null && !ethernet[g] && !ethernet[r] && phys[g] != DISABLED
-                && phys[r] != DISABLED && !held[g] && !held[r];
-        if (!up) {
-            linkLost(g, r, false, quietAt);
-            return;
-        }
-        forwardingVersion++;
-        for (int p : new int[] {g, r}) {
-            widthAct[p] = (byte) (w.ordinal() + 1);
-            speedAct[p] = (byte) (s.ordinal() + 1);
-            phys[p] = LINK_UP;
-            state[p] = INIT;
-            if (p != quietAt) {
-                notePortChange(p);
-            }
-        }
-    }
-
-    /** The speeds a cable carries: every one up to its rating. */
-    private static int cableSpeeds(Cable c) {
-        int m = 0;
-        for (LinkSpeed s : LinkSpeed.values()) {
-            if (s.compareTo(c.maxSpeed()) <= 0) {
-                m |= 1 << s.ordinal();
-            }
-        }
-        return m;
-    }
-
-    /** Both ends of a link go Down; each end polls unless disabled. */
-    void linkLost(int g, int r, boolean countDowned, int quietAt) {
-        forwardingVersion++;
-        for (int p : new int[] {g, r}) {
-            if (p < 0) {
-                continue;
-            }
-            boolean wasUp = phys[p] == LINK_UP;
-            widthAct[p] = 0;
-            speedAct[p] = 0;
-            state[p] = DOWN;
-            if (phys[p] != DISABLED) {
-                phys[p] = POLLING;
-            }
-            if (wasUp && countDowned) {
-                addPc(p, PortCounter.LINK_DOWNED.ordinal(), 1);
-            }
-            if (wasUp && p != quietAt) {
-                notePortChange(p);
-            }
-        }
-    }
-
-    /**
-     * A port changed state by itself (not by its own Set): a switch sets SwitchInfo PortStateChange and owes its SM
-     * a trap 128; a CA port's change is the neighbouring switch's to report.
-     */
-    private void notePortChange(int g) {
-        int n = portNode[g];
-        int s = swIndex[n];
-        if (s >= 0) {
-            portStateChange[s] = true;
-            traps.linkStateChanged(n);
         }
     }
 
@@ -956,24 +323,8 @@ public final class Twin {
         }
     }
 
-    private int physicalPort(String nodeName, int port) {
-        int g = globalPort(nodeName, port);
-        if (port == 0) {
-            throw new IllegalArgumentException("port 0 of \"" + nodeName + "\" has no link");
-        }
-        return g;
-    }
-
-    private int linkedPort(String nodeName, int port) {
-        int g = physicalPort(nodeName, port);
-        if (remote[g] < 0) {
-            throw new IllegalArgumentException("port " + port + " of \"" + nodeName + "\" is not linked");
-        }
-        return g;
-    }
-
     // =====================================================================================================
-    // faults: links and cables
+    // faults: links and cables (carried out by Links)
 
     /**
      * The port fails, or its cable does: both ends go Down/Polling, count LinkDowned (a link that was up), and the
@@ -992,13 +343,7 @@ public final class Twin {
     public void linkDown(String nodeName, int port, boolean disable) {
         lock.lock();
         try {
-            int g = physicalPort(nodeName, port);
-            held[g] = true;
-            linkLost(g, remote[g], true, -1);
-            if (disable) {
-                phys[g] = DISABLED;
-            }
-            settle();
+            links.linkDown(nodeName, port, disable);
         } finally {
             lock.unlock();
         }
@@ -1011,22 +356,7 @@ public final class Twin {
     public void linkUp(String nodeName, int port) {
         lock.lock();
         try {
-            int g = physicalPort(nodeName, port);
-            int r = remote[g];
-            held[g] = false;
-            if (phys[g] == DISABLED) {
-                phys[g] = POLLING;
-            }
-            if (r >= 0) {
-                held[r] = false;
-                if (phys[r] == DISABLED) {
-                    phys[r] = POLLING;
-                }
-            }
-            if (phys[g] != LINK_UP) {
-                train(g, -1);
-            }
-            settle();
+            links.linkUp(nodeName, port);
         } finally {
             lock.unlock();
         }
@@ -1045,16 +375,7 @@ public final class Twin {
         }
         lock.lock();
         try {
-            int g = linkedPort(nodeName, port);
-            if (phys[g] != LINK_UP) {
-                throw new IllegalStateException("the link at port " + port + " of \"" + nodeName
-                        + "\" is down: nothing to flap");
-            }
-            for (int i = 0; i < times; i++) {
-                linkLost(g, remote[g], true, -1);
-                train(g, -1);
-            }
-            settle();
+            links.flap(nodeName, port, times);
         } finally {
             lock.unlock();
         }
@@ -1068,38 +389,17 @@ public final class Twin {
     public void unplug(String nodeName, int port) {
         lock.lock();
         try {
-            int g = linkedPort(nodeName, port);
-            unplug(g);
-            settle();
+            links.unplug(nodeName, port);
         } finally {
             lock.unlock();
         }
-    }
-
-    private void unplug(int g) {
-        int r = remote[g];
-        linkLost(g, r, true, -1);
-        remote[g] = -1;
-        remote[r] = -1;
-        prevRemote[g] = r;
-        prevRemote[r] = g;
     }
 
     /** Unplugs every linked port of a node (ibsim's Unlink of a whole node); returns how many. */
     public int unplugAll(String nodeName) {
         lock.lock();
         try {
-            int n = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
-            int count = 0;
-            for (int p = 1; p <= numPorts[n]; p++) {
-                int g = portBase[n] + p;
-                if (remote[g] >= 0) {
-                    unplug(g);
-                    count++;
-                }
-            }
-            settle();
-            return count;
+            return links.unplugAll(nodeName);
         } finally {
             lock.unlock();
         }
@@ -1112,17 +412,7 @@ public final class Twin {
     public int replugAll(String nodeName) {
         lock.lock();
         try {
-            int n = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
-            int count = 0;
-            for (int p = 1; p <= numPorts[n]; p++) {
-                int g = portBase[n] + p;
-                int r = prevRemote[g];
-                if (remote[g] < 0 && r >= 0 && remote[r] < 0) {
-                    connect(g, r, cable[g]);
-                    count++;
-                }
-            }
-            return count;
+            return links.replugAll(nodeName);
         } finally {
             lock.unlock();
         }
@@ -1143,24 +433,7 @@ public final class Twin {
     public LinkStatus replug(String nodeName, int port, Cable with) {
         lock.lock();
         try {
-            int g = physicalPort(nodeName, port);
-            if (remote[g] >= 0) {
-                if (with == null) {
-                    throw new IllegalArgumentException("port " + port + " of \"" + nodeName + "\" is linked");
-                }
-                unplug(g);
-            }
-            int r = prevRemote[g];
-            if (r < 0) {
-                throw new IllegalArgumentException("port " + port + " of \"" + nodeName
-                        + "\" has no previous link to restore");
-            }
-            if (remote[r] >= 0) {
-                throw new IllegalArgumentException("port " + port + " of \"" + nodeName + "\" was linked to "
-                        + portName(r) + ", which is linked to " + portName(remote[r]) + " now");
-            }
-            connect(g, r, with != null ? with : cable[g]);
-            return status(g);
+            return links.replug(nodeName, port, with);
         } finally {
             lock.unlock();
         }
@@ -1174,60 +447,20 @@ public final class Twin {
     public LinkStatus link(String nodeA, int portA, String nodeB, int portB, Cable with) {
         lock.lock();
         try {
-            int a = physicalPort(nodeA, portA);
-            int b = physicalPort(nodeB, portB);
-            if (a == b) {
-                throw new IllegalArgumentException("a port cannot be linked to itself: " + portName(a));
-            }
-            for (int g : new int[] {a, b}) {
-                if (remote[g] >= 0) {
-                    throw new IllegalArgumentException(portName(g) + " is already linked to "
-                            + portName(remote[g]));
-                }
-            }
-            Cable c = with != null ? with : cable[a] != null ? cable[a] : Cable.UNRATED;
-            connect(a, b, c);
-            return status(a);
+            return links.link(nodeA, portA, nodeB, portB, with);
         } finally {
             lock.unlock();
         }
     }
 
-    private void connect(int g, int r, Cable c) {
-        remote[g] = r;
-        remote[r] = g;
-        cable[g] = c;
-        cable[r] = c;
-        prevRemote[g] = -1;
-        prevRemote[r] = -1;
-        train(g, -1);
-        settle();
-    }
-
-    /** "S-0002c9…"[3]: a port as ibsim names it. */
-    String portName(int g) {
-        return "\"" + nodes[portNode[g]].name() + "\"[" + portNumber(g) + "]";
-    }
-
     /** How the link at a port trained, what it could do, its cable and the port at its other end. */
     public LinkStatus linkStatus(String nodeName, int port) {
-        return locked(() -> status(physicalPort(nodeName, port)));
+        return locked(() -> links.status(st.physicalPort(nodeName, port)));
     }
 
-    private LinkStatus status(int g) {
-        int r = remote[g];
-        LinkWidth capW = null;
-        LinkSpeed capS = null;
-        String rn = null;
-        int rp = 0;
-        if (r >= 0) {
-            capW = LinkWidth.widest(widthSup[g] & widthEn[g] & widthSup[r] & widthEn[r]);
-            capS = LinkSpeed.highest(speedSup[g] & speedEn[g] & speedSup[r] & speedEn[r]);
-            rn = nodes[portNode[r]].name();
-            rp = portNumber(r);
-        }
-        return new LinkStatus(PortCodes.width(widthAct[g]), PortCodes.speed(speedAct[g]), capW, capS,
-                r >= 0 ? cable[g] : null, rn, rp);
+    /** The cable at a port, or the one it had before it was unplugged; null if it never had one. */
+    public Cable lastCable(String nodeName, int port) {
+        return locked(() -> st.cable[st.physicalPort(nodeName, port)]);
     }
 
     /**
@@ -1239,25 +472,15 @@ public final class Twin {
         Objects.requireNonNull(layer, "layer");
         lock.lock();
         try {
-            int g = physicalPort(nodeName, port);
-            boolean eth = layer != LinkLayer.INFINIBAND;
-            if (ethernet[g] == eth) {
-                return;
-            }
-            ethernet[g] = eth;
-            if (eth) {
-                linkLost(g, remote[g], true, -1);
-            } else if (phys[g] != LINK_UP) {
-                train(g, -1);
-            }
-            settle();
+            links.setLinkLayer(nodeName, port, layer);
         } finally {
             lock.unlock();
         }
     }
 
     public LinkLayer linkLayer(String nodeName, int port) {
-        return locked(() -> ethernet[physicalPort(nodeName, port)] ? LinkLayer.ETHERNET : LinkLayer.INFINIBAND);
+        return locked(() -> st.ethernet[st.physicalPort(nodeName, port)] ? LinkLayer.ETHERNET
+                : LinkLayer.INFINIBAND);
     }
 
     // =====================================================================================================
@@ -1273,48 +496,13 @@ public final class Twin {
     public void rebootSwitch(String switchName) {
         lock.lock();
         try {
-            int s = switchOf(switchName);
-            int n = swNode[s];
-            int base = portBase[n];
-            for (int p = 1; p <= numPorts[n]; p++) {
-                int g = base + p;
-                if (phys[g] == LINK_UP) {
-                    linkLost(g, remote[g], true, -1);
-                }
-            }
+            int s = st.switchOf(switchName);
+            int n = st.swNode[s];
+            links.dropAll(n);
             traps.forget(n);
-            lft[s] = new byte[0];
-            lftTop[s] = 0;
-            mft[s] = null;
-            Arrays.fill(switchInfo, s * 20, s * 20 + 20, (byte) 0);
-            initSwitchInfo(n);
-            portStateChange[s] = true;
-            guids.remove(base);
-            slToVl.keySet().removeIf(k -> (k >>> 16) == base);
-            for (int p = 0; p <= numPorts[n]; p++) {
-                int g = base + p;
-                pkeys[g] = null;
-                vlArb.remove(g);
-                mlnxStateChangeEnable[g] = 0;
-                Arrays.fill(pc, g * PC_SLOTS, (g + 1) * PC_SLOTS, 0);
-                Arrays.fill(pcx, g * PCX_SLOTS, (g + 1) * PCX_SLOTS, 0);
-                Arrays.fill(portInfo, g * 64, g * 64 + 64, (byte) 0);
-                initPortInfo(n, p, nodes[n].port(p), 0);
-                if (p != 0) {
-                    widthEn[g] = widthEn0[g];
-                    speedEn[g] = speedEn0[g];
-                    state[g] = DOWN;
-                    phys[g] = POLLING;
-                }
-            }
-            setLid(base, 0, 0);
-            updateIsSm(base);
-            for (int p = 1; p <= numPorts[n]; p++) {
-                int g = base + p;
-                if (remote[g] >= 0 && phys[g] != LINK_UP) {
-                    train(g, -1);
-                }
-            }
+            st.resetSwitch(s);
+            updateIsSm(st.portBase[n]);
+            links.trainAll(n);
             settle();
         } finally {
             lock.unlock();
@@ -1326,7 +514,7 @@ public final class Twin {
         lock.lock();
         try {
             List<Attachment> out = new ArrayList<>();
-            for (TwinAttachment[] at : attached) {
+            for (TwinAttachment[] at : st.attached) {
                 if (at != null) {
                     for (TwinAttachment a : at) {
                         if (a.isSm) {
@@ -1378,15 +566,15 @@ public final class Twin {
     public void setCapabilityMask(String nodeName, int port, int mask) {
         lock.lock();
         try {
-            int node = nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
-            int g = globalPort(nodeName, port);
-            if (isSwitch(node) && port != 0) {
+            int node = st.nodeIndex(Objects.requireNonNull(nodeName, "nodeName"));
+            int g = st.globalPort(nodeName, port);
+            if (st.isSwitch(node) && port != 0) {
                 throw new IllegalArgumentException("a switch's capability mask is its port 0's, not port " + port);
             }
-            long before = PI.get(portInfo, g * 64, "CapMask");
+            long before = PI.get(st.portInfo, g * 64, "CapMask");
             long now = Integer.toUnsignedLong(mask & ~CAP_IS_SM) | (before & CAP_IS_SM);
             if (now != before) {
-                PI.set(portInfo, g * 64, "CapMask", now);
+                PI.set(st.portInfo, g * 64, "CapMask", now);
                 traps.capabilityChanged(g);
                 settle();
             }
@@ -1399,8 +587,8 @@ public final class Twin {
     public int capabilityMask(String nodeName, int port) {
         lock.lock();
         try {
-            int g = agentPort(globalPort(nodeName, port));
-            return (int) PI.get(portInfo, g * 64, "CapMask");
+            int g = st.agentPort(st.globalPort(nodeName, port));
+            return (int) PI.get(st.portInfo, g * 64, "CapMask");
         } finally {
             lock.unlock();
         }
@@ -1420,7 +608,7 @@ public final class Twin {
     public void setDropRate(String nodeName, int port, int attributeId, double rate) {
         lock.lock();
         try {
-            dropRules.set(globalPort(nodeName, port), attributeId, rate);
+            st.dropRules.set(st.globalPort(nodeName, port), attributeId, rate);
         } finally {
             lock.unlock();
         }
@@ -1430,7 +618,7 @@ public final class Twin {
     public void setDropRate(int attributeId, double rate) {
         lock.lock();
         try {
-            dropRules.set(-1, attributeId, rate);
+            st.dropRules.set(-1, attributeId, rate);
         } finally {
             lock.unlock();
         }
@@ -1440,7 +628,7 @@ public final class Twin {
     public void clearDropRates(String nodeName, int port) {
         lock.lock();
         try {
-            dropRules.clearPort(globalPort(nodeName, port));
+            st.dropRules.clearPort(st.globalPort(nodeName, port));
         } finally {
             lock.unlock();
         }
@@ -1450,7 +638,7 @@ public final class Twin {
     public void clearDropRates() {
         lock.lock();
         try {
-            dropRules.clear();
+            st.dropRules.clear();
         } finally {
             lock.unlock();
         }
@@ -1460,7 +648,7 @@ public final class Twin {
     public void setFaultSeed(long seed) {
         lock.lock();
         try {
-            dropRules.seed(seed);
+            st.dropRules.seed(seed);
         } finally {
             lock.unlock();
         }
@@ -1468,15 +656,11 @@ public final class Twin {
 
     /** The drop rules in force, as "port attribute rate" descriptions. */
     public List<String> dropRates() {
-        return locked(() -> dropRules.describe(this));
+        return locked(() -> st.dropRules.describe(st));
     }
 
     // =====================================================================================================
     // traps
-
-    /** A trap the twin sent and the SM has not repressed yet. */
-    public record PendingTrap(String nodeName, int port, int number, long tid, int sends) {
-    }
 
     /** The traps not yet repressed, oldest first. */
     public List<PendingTrap> pendingTraps() {
@@ -1518,7 +702,7 @@ public final class Twin {
     public void setClock(LongSupplier nanos) {
         lock.lock();
         try {
-            clock = Objects.requireNonNull(nanos, "nanos");
+            st.clock = Objects.requireNonNull(nanos, "nanos");
         } finally {
             lock.unlock();
         }
@@ -1528,58 +712,58 @@ public final class Twin {
     // inspection and faults
 
     public Fabric fabric() {
-        return fabric;
+        return st.fabric;
     }
 
     public int nodeCount() {
-        return nodeCount;
+        return st.nodeCount;
     }
 
     public int switchCount() {
-        return switchCount;
+        return st.switchCount;
     }
 
     /** Port slots: every node's ports plus one (port 0). */
     public int portSlots() {
-        return portCount;
+        return st.portCount;
     }
 
     /** The port's LID (a switch's LID is its port 0's). */
     public int lid(String nodeName, int port) {
-        return lockedInt(() -> lid[globalPort(nodeName, port)]);
+        return lockedInt(() -> st.lid[st.globalPort(nodeName, port)]);
     }
 
     public int lmc(String nodeName, int port) {
-        return lockedInt(() -> lmc[globalPort(nodeName, port)]);
+        return lockedInt(() -> st.lmc[st.globalPort(nodeName, port)]);
     }
 
     public PortState portState(String nodeName, int port) {
-        return locked(() -> PortState.ofCode(state[globalPort(nodeName, port)]));
+        return locked(() -> PortState.ofCode(st.state[st.globalPort(nodeName, port)]));
     }
 
     public PhysState physState(String nodeName, int port) {
-        return locked(() -> PhysState.ofCode(phys[globalPort(nodeName, port)]));
+        return locked(() -> PhysState.ofCode(st.phys[st.globalPort(nodeName, port)]));
     }
 
     /** The trained width of a port's link, null when down. */
     public LinkWidth activeWidth(String nodeName, int port) {
-        return locked(() -> PortCodes.width(widthAct[globalPort(nodeName, port)]));
+        return locked(() -> PortCodes.width(st.widthAct[st.globalPort(nodeName, port)]));
     }
 
     /** The trained speed of a port's link, null when down. */
     public LinkSpeed activeSpeed(String nodeName, int port) {
-        return locked(() -> PortCodes.speed(speedAct[globalPort(nodeName, port)]));
+        return locked(() -> PortCodes.speed(st.speedAct[st.globalPort(nodeName, port)]));
     }
 
     /** The model port whose LID range holds {@code lid}, or null. */
     public Port portAtLid(int lid) {
         lock.lock();
         try {
-            if (lid <= 0 || lid >= MULTICAST_BASE || portByLid[lid] < 0) {
+            if (lid <= 0 || lid >= MULTICAST_BASE || st.portByLid[lid] < 0) {
                 return null;
             }
-            int g = portByLid[lid];
-            return nodes[portNode[g]].port(portNumber(g));
+            int g = st.portByLid[lid];
+            return st.nodes[st.portNode[g]].port(st.portNumber(g));
         } finally {
             lock.unlock();
         }
@@ -1589,8 +773,8 @@ public final class Twin {
     public int lftEntry(String switchName, int lid) {
         lock.lock();
         try {
-            int s = switchOf(switchName);
-            byte[] t = lft[s];
+            int s = st.switchOf(switchName);
+            byte[] t = st.lft[s];
             return lid >= 0 && lid < t.length ? t[lid] & 0xff : 0xff;
         } finally {
             lock.unlock();
@@ -1601,11 +785,11 @@ public final class Twin {
     public boolean mftEntry(String switchName, int mlid, int port) {
         lock.lock();
         try {
-            int node = nodeIndex(Objects.requireNonNull(switchName, "switchName"));
-            if (!isSwitch(node)) {
+            int node = st.nodeIndex(Objects.requireNonNull(switchName, "switchName"));
+            if (!st.isSwitch(node)) {
                 throw new IllegalArgumentException("node \"" + switchName + "\" is not a switch");
             }
-            return port >= 0 && port <= numPorts[node] && mlid >= MULTICAST_BASE && mlid < PERMISSIVE
+            return port >= 0 && port <= st.numPorts[node] && mlid >= MULTICAST_BASE && mlid < PERMISSIVE
                     && fwd.mftHas(node, mlid, port);
         } finally {
             lock.unlock();
@@ -1620,10 +804,10 @@ public final class Twin {
     public List<String> multicast(String nodeName, int port, int mlid) {
         lock.lock();
         try {
-            int g = globalPort(nodeName, port);
+            int g = st.globalPort(nodeName, port);
             List<String> out = new ArrayList<>();
             for (int q : fwd.multicast(g, mlid)) {
-                out.add(nodes[portNode[q]].name() + "/" + portNumber(q));
+                out.add(st.nodes[st.portNode[q]].name() + "/" + st.portNumber(q));
             }
             return out;
         } finally {
@@ -1632,15 +816,131 @@ public final class Twin {
     }
 
     public int linearFdbTop(String switchName) {
-        return lockedInt(() -> lftTop[switchOf(switchName)]);
+        return lockedInt(() -> st.lftTop[st.switchOf(switchName)]);
     }
 
-    private int switchOf(String name) {
-        int node = nodeIndex(Objects.requireNonNull(name, "switchName"));
-        if (!isSwitch(node)) {
-            throw new IllegalArgumentException("node \"" + name + "\" is not a switch");
+
+    // ---- the console's views
+
+    /** Every node as the twin holds it now, in the model's order, without the LFTs (ibsim's Dump). */
+    public List<NodeDump> dump() {
+        lock.lock();
+        try {
+            List<NodeDump> out = new ArrayList<>(st.nodeCount);
+            for (int n = 0; n < st.nodeCount; n++) {
+                out.add(dumpOf(n, false));
+            }
+            return out;
+        } finally {
+            lock.unlock();
         }
-        return swIndex[node];
+    }
+
+    /** One node as the twin holds it now, a switch with its LFT up to LinearFDBTop (ibsim's Dump of a node). */
+    public NodeDump dump(String nodeName) {
+        return locked(() -> dumpOf(st.nodeIndex(Objects.requireNonNull(nodeName, "nodeName")), true));
+    }
+
+    private NodeDump dumpOf(int n, boolean withLft) {
+        boolean sw = st.isSwitch(n);
+        int s = st.swIndex[n];
+        int top = sw ? st.lftTop[s] : 0;
+        int[] lft = null;
+        if (sw && withLft) {
+            byte[] t = st.lft[s];
+            lft = new int[top + 1];
+            for (int j = 0; j <= top; j++) {
+                lft[j] = j < t.length ? t[j] & 0xff : 0xff;
+            }
+        }
+        List<NodeDump.PortDump> ports = new ArrayList<>();
+        for (int p = sw ? 0 : 1; p <= st.numPorts[n]; p++) {
+            int g = st.portBase[n] + p;
+            int r = st.remote[g];
+            ports.add(new NodeDump.PortDump(p, st.portGuid[g], r >= 0 ? st.nodes[st.portNode[r]].name() : null,
+                    r >= 0 ? st.portNumber(r) : 0, PortCodes.width(st.widthAct[g]), PortCodes.speed(st.speedAct[g]),
+                    PortState.ofCode(st.state[g]), PhysState.ofCode(st.phys[g]), st.lid[g], st.lmc[g],
+                    (int) TwinState.PI_SM_LID.get(st.portInfo, g * 64), st.held[g], st.ethernet[g],
+                    r < 0 && st.prevRemote[g] >= 0 ? st.portName(st.prevRemote[g]) : null));
+        }
+        return new NodeDump(st.nodes[n], sw, TwinState.LINEAR_FDB_CAP, top, sw && st.portStateChange[s], lft,
+                ports);
+    }
+
+    /**
+     * Follows the LFTs over Active ports from the port of {@code fromLid} to the port of {@code toLid}, as ibsim's
+     * Route does; null when either LID is not a unicast LID some port has.
+     */
+    public RouteTrace routeTrace(int fromLid, int toLid) {
+        lock.lock();
+        try {
+            if (fromLid <= 0 || toLid <= 0 || fromLid >= MULTICAST_BASE || toLid >= MULTICAST_BASE) {
+                return null;
+            }
+            int fromPort = st.portByLid[fromLid];
+            int toPort = st.portByLid[toLid];
+            if (fromPort < 0 || toPort < 0) {
+                return null;
+            }
+            List<RouteTrace.Hop> hops = new ArrayList<>();
+            int port = fromPort;
+            int node = st.portNode[port];
+            String fromNode = st.nodes[node].name();
+            int fromNumber = st.portNumber(port);
+            for (int h = 0; ; h++) {
+                String stop = null;
+                if (h >= TwinState.MAX_HOPS) {
+                    stop = "no route found after " + TwinState.MAX_HOPS + " hops";
+                } else if (st.state[port] != ACTIVE) {
+                    stop = String.format("Bad port state found: node \"%s\" port %d state %d",
+                            st.nodes[node].name(), st.portNumber(port), st.state[port]);
+                }
+                if (stop != null) {
+                    return new RouteTrace(fromNode, fromNumber, hops, null, 0, stop);
+                }
+                if (port == toPort) {
+                    break;
+                }
+                int outPort = st.portNumber(port);
+                if (st.isSwitch(node)) {
+                    int s = st.swIndex[node];
+                    byte[] t = st.lft[s];
+                    outPort = toLid <= st.lftTop[s] && toLid < t.length ? t[toLid] & 0xff : 0xff;
+                    if (outPort == 0xff || outPort > st.numPorts[node]) {
+                        return new RouteTrace(fromNode, fromNumber, hops, null, 0, badTable(node, toLid, outPort));
+                    }
+                    port = st.portBase[node] + outPort;
+                    if (outPort == 0) {
+                        if (port != toPort) {
+                            return new RouteTrace(fromNode, fromNumber, hops, null, 0,
+                                    badTable(node, toLid, outPort));
+                        }
+                        break;
+                    }
+                    if (st.state[port] != ACTIVE) {
+                        return new RouteTrace(fromNode, fromNumber, hops, null, 0, String.format(
+                                "Bad out port state found: node \"%s\" outport %d state %d",
+                                st.nodes[node].name(), outPort, st.state[port]));
+                    }
+                }
+                int next = st.remote[port];
+                if (next < 0) {
+                    return new RouteTrace(fromNode, fromNumber, hops, null, 0, String.format(
+                            "no link at node \"%s\" port %d", st.nodes[node].name(), st.portNumber(port)));
+                }
+                port = next;
+                node = st.portNode[port];
+                hops.add(new RouteTrace.Hop(outPort, st.nodes[node].name(), st.portNumber(port)));
+            }
+            return new RouteTrace(fromNode, fromNumber, hops, st.nodes[node].name(), st.portNumber(port), null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private String badTable(int node, int dlid, int entry) {
+        return String.format("Bad forwarding table entry found at: node \"%s\" lid entry %d is %d (top %d)",
+                st.nodes[node].name(), dlid, entry, st.lftTop[st.swIndex[node]]);
     }
 
     // ---- the data plane: what traffic reads and adds
@@ -1650,7 +950,7 @@ public final class Twin {
      * LFT entry written with a new value): a traffic engine re-resolves its routes when it sees it move.
      */
     public long forwardingVersion() {
-        return lockedLong(() -> forwardingVersion);
+        return lockedLong(() -> st.forwardingVersion);
     }
 
     /**
@@ -1661,21 +961,21 @@ public final class Twin {
     public int egressPort(Node sw, Port dst) {
         lock.lock();
         try {
-            Integer n = nodeIndexByNode.get(sw);
-            Integer d = nodeIndexByNode.get(dst.node());
-            if (n == null || d == null || !isSwitch(n)) {
+            Integer n = st.nodeIndexByNode.get(sw);
+            Integer d = st.nodeIndexByNode.get(dst.node());
+            if (n == null || d == null || !st.isSwitch(n)) {
                 return -1;
             }
-            int dlid = lid[portBase[d] + dst.number()];
-            byte[] t = lft[swIndex[n]];
+            int dlid = st.lid[st.portBase[d] + dst.number()];
+            byte[] t = st.lft[st.swIndex[n]];
             if (dlid <= 0 || dlid >= t.length) {
                 return -1;
             }
             int out = t[dlid] & 0xff;
-            if (out < 1 || out > numPorts[n]) {
+            if (out < 1 || out > st.numPorts[n]) {
                 return -1;
             }
-            return state[portBase[n] + out] == ACTIVE ? out : -1;
+            return st.state[st.portBase[n] + out] == ACTIVE ? out : -1;
         } finally {
             lock.unlock();
         }
@@ -1685,8 +985,8 @@ public final class Twin {
     public boolean isActive(Port p) {
         lock.lock();
         try {
-            Integer n = nodeIndexByNode.get(p.node());
-            return n != null && p.number() <= numPorts[n] && state[portBase[n] + p.number()] == ACTIVE;
+            Integer n = st.nodeIndexByNode.get(p.node());
+            return n != null && p.number() <= st.numPorts[n] && st.state[st.portBase[n] + p.number()] == ACTIVE;
         } finally {
             lock.unlock();
         }
@@ -1694,8 +994,8 @@ public final class Twin {
 
     /** The twin's index of a model port (the slot {@link #addTraffic} takes), or -1 for a port of another fabric. */
     public int portSlot(Port p) {
-        Integer n = nodeIndexByNode.get(p.node());
-        return n == null || p.number() < 0 || p.number() > numPorts[n] ? -1 : portBase[n] + p.number();
+        Integer n = st.nodeIndexByNode.get(p.node());
+        return n == null || p.number() < 0 || p.number() > st.numPorts[n] ? -1 : st.portBase[n] + p.number();
     }
 
     /** Values per port in {@link #addTraffic}'s delta array: XmitData, RcvData, XmitPkts, RcvPkts, XmitWait. */
@@ -1719,21 +1019,21 @@ public final class Twin {
                 long rp = deltas[o + 3];
                 long xw = deltas[o + 4];
                 if (xd != 0 || xp != 0) {
-                    addPc(g, PortCounter.XMIT_DATA.ordinal(), xd);
-                    addPc(g, PortCounter.XMIT_PKTS.ordinal(), xp);
-                    addPcx(g, ExtCounter.XMIT_DATA.ordinal(), xd);
-                    addPcx(g, ExtCounter.XMIT_PKTS.ordinal(), xp);
-                    addPcx(g, ExtCounter.UNICAST_XMIT_PKTS.ordinal(), xp);
+                    st.addPc(g, PortCounter.XMIT_DATA.ordinal(), xd);
+                    st.addPc(g, PortCounter.XMIT_PKTS.ordinal(), xp);
+                    st.addPcx(g, ExtCounter.XMIT_DATA.ordinal(), xd);
+                    st.addPcx(g, ExtCounter.XMIT_PKTS.ordinal(), xp);
+                    st.addPcx(g, ExtCounter.UNICAST_XMIT_PKTS.ordinal(), xp);
                 }
                 if (rd != 0 || rp != 0) {
-                    addPc(g, PortCounter.RCV_DATA.ordinal(), rd);
-                    addPc(g, PortCounter.RCV_PKTS.ordinal(), rp);
-                    addPcx(g, ExtCounter.RCV_DATA.ordinal(), rd);
-                    addPcx(g, ExtCounter.RCV_PKTS.ordinal(), rp);
-                    addPcx(g, ExtCounter.UNICAST_RCV_PKTS.ordinal(), rp);
+                    st.addPc(g, PortCounter.RCV_DATA.ordinal(), rd);
+                    st.addPc(g, PortCounter.RCV_PKTS.ordinal(), rp);
+                    st.addPcx(g, ExtCounter.RCV_DATA.ordinal(), rd);
+                    st.addPcx(g, ExtCounter.RCV_PKTS.ordinal(), rp);
+                    st.addPcx(g, ExtCounter.UNICAST_RCV_PKTS.ordinal(), rp);
                 }
                 if (xw != 0) {
-                    addPc(g, PortCounter.XMIT_WAIT.ordinal(), xw);
+                    st.addPc(g, PortCounter.XMIT_WAIT.ordinal(), xw);
                 }
             }
         } finally {
@@ -1743,15 +1043,15 @@ public final class Twin {
 
     /** A PortCounters counter of a port, as the PMA reports it. */
     public long counter(String nodeName, int port, PortCounter c) {
-        return lockedLong(() -> pcValue(globalPort(nodeName, port), c.ordinal()));
+        return lockedLong(() -> st.pcValue(st.globalPort(nodeName, port), c.ordinal()));
     }
 
     /** Sets a PortCounters counter (a fault: symbol errors, link downed...), saturating at the field's width. */
     public void setCounter(String nodeName, int port, PortCounter c, long value) {
         lock.lock();
         try {
-            int g = globalPort(nodeName, port);
-            pc[g * PC_SLOTS + c.ordinal()] = (int) Math.min(Math.max(0, value), c.max());
+            int g = st.globalPort(nodeName, port);
+            st.pc[g * PC_SLOTS + c.ordinal()] = (int) Math.min(Math.max(0, value), c.max());
         } finally {
             lock.unlock();
         }
@@ -1761,20 +1061,20 @@ public final class Twin {
     public void addCounter(String nodeName, int port, PortCounter c, long delta) {
         lock.lock();
         try {
-            addPc(globalPort(nodeName, port), c.ordinal(), Math.max(0, delta));
+            st.addPc(st.globalPort(nodeName, port), c.ordinal(), Math.max(0, delta));
         } finally {
             lock.unlock();
         }
     }
 
     public long extendedCounter(String nodeName, int port, ExtCounter c) {
-        return lockedLong(() -> pcx[globalPort(nodeName, port) * PCX_SLOTS + c.ordinal()]);
+        return lockedLong(() -> st.pcx[st.globalPort(nodeName, port) * PCX_SLOTS + c.ordinal()]);
     }
 
     public void setExtendedCounter(String nodeName, int port, ExtCounter c, long value) {
         lock.lock();
         try {
-            pcx[globalPort(nodeName, port) * PCX_SLOTS + c.ordinal()] = value;
+            st.pcx[st.globalPort(nodeName, port) * PCX_SLOTS + c.ordinal()] = value;
         } finally {
             lock.unlock();
         }
@@ -1782,7 +1082,7 @@ public final class Twin {
 
     /** MADs dropped for {@code reason}. */
     public long drops(DropReason reason) {
-        return lockedLong(() -> drops[reason.ordinal()]);
+        return lockedLong(() -> st.drops[reason.ordinal()]);
     }
 
     /** MADs dropped, all reasons. */
@@ -1790,7 +1090,7 @@ public final class Twin {
         lock.lock();
         try {
             long t = 0;
-            for (long d : drops) {
+            for (long d : st.drops) {
                 t += d;
             }
             return t;
@@ -1801,12 +1101,12 @@ public final class Twin {
 
     /** MADs the attachments sent. */
     public long processed() {
-        return lockedLong(() -> processed);
+        return lockedLong(() -> st.processed);
     }
 
     /** MADs handed to sinks. */
     public long delivered() {
-        return lockedLong(() -> delivered);
+        return lockedLong(() -> st.delivered);
     }
 
     /**
@@ -1818,84 +1118,10 @@ public final class Twin {
     public void syncModel() {
         lock.lock();
         try {
-            syncLinks();
-            for (int i = 0; i < nodeCount; i++) {
-                Node n = nodes[i];
-                boolean sw = isSwitch(i);
-                for (int p = sw ? 0 : 1; p <= numPorts[i]; p++) {
-                    int g = portBase[i] + p;
-                    Port mp = n.port(p);
-                    if (!sw || p == 0) {
-                        mp.setLid(lid[g]);
-                        mp.setLmc(lmc[g]);
-                        mp.setSmLid((int) PI.get(portInfo, g * 64, "SMLid"));
-                    }
-                    if (!sw || p != 0) {
-                        mp.setState(PortState.ofCode(state[g]));
-                        mp.setPhysState(PhysState.ofCode(phys[g]));
-                        mp.setWidths(widthSup[g] & 0xff, widthEn[g] & 0xff);
-                        mp.setSpeeds(speedSup[g] & 0xffff, speedEn[g] & 0xffff);
-                        mp.setMtuActive(Mtu.ofCode((int) PI.get(portInfo, g * 64, "NeighborMTU")));
-                        mp.setActive(PortCodes.width(widthAct[g]), PortCodes.speed(speedAct[g]));
-                        mp.setLinkLayer(ethernet[g] ? LinkLayer.ETHERNET : LinkLayer.INFINIBAND);
-                    }
-                    int cap = pkeyCap(g);
-                    int len = 0;
-                    for (int k = 0; k < cap; k++) {
-                        if (pkey(g, k) != 0) {
-                            len = k + 1;
-                        }
-                    }
-                    int[] keys = new int[Math.max(1, len)];
-                    for (int k = 0; k < len; k++) {
-                        keys[k] = pkey(g, k);
-                    }
-                    mp.setPkeys(keys);
-                    for (PortCounter c : PortCounter.values()) {
-                        mp.setCounter(c, pcValue(g, c.ordinal()));
-                    }
-                }
-            }
+            st.syncModel();
         } finally {
             lock.unlock();
         }
-    }
-
-    /** The model's links made the twin's: pulled, added, re-cabled (the port states are written after). */
-    private void syncLinks() {
-        for (int n = 0; n < nodeCount; n++) {
-            for (int number = 1; number <= numPorts[n]; number++) {
-                syncLink(portBase[n] + number, nodes[n].port(number));
-            }
-        }
-    }
-
-    private void syncLink(int g, Port mp) {
-        Link ml = mp.link();
-        int r = remote[g];
-        if (r < 0) {
-            if (ml != null) {
-                fabric.disconnect(ml);
-            }
-            return;
-        }
-        if (r < g) {
-            return;   // done from its other end
-        }
-        Port mr = nodes[portNode[r]].port(portNumber(r));
-        if (ml != null && ml.other(mp) == mr) {
-            if (!ml.cable().equals(cable[g])) {
-                ml.setCable(cable[g]);
-            }
-            return;
-        }
-        if (ml != null) {
-            fabric.disconnect(ml);
-        }
-        if (mr.link() != null) {
-            fabric.disconnect(mr.link());
-        }
-        fabric.connect(mp, mr, cable[g]);
     }
 
     // ---- attribute bytes for attachments
@@ -1904,7 +1130,7 @@ public final class Twin {
         lock.lock();
         try {
             byte[] b = new byte[64];
-            sma.renderNodeInfo(portNode[g], g, b, 0);
+            sma.renderNodeInfo(st.portNode[g], g, b, 0);
             return b;
         } finally {
             lock.unlock();
@@ -1915,7 +1141,7 @@ public final class Twin {
         lock.lock();
         try {
             byte[] b = new byte[64];
-            sma.renderPortInfo(g, b, 0, portNumber(g));
+            sma.renderPortInfo(g, b, 0, st.portNumber(g));
             return b;
         } finally {
             lock.unlock();
@@ -1925,9 +1151,9 @@ public final class Twin {
     int[] pkeysOf(int g) {
         lock.lock();
         try {
-            int[] k = new int[pkeyCap(g)];
+            int[] k = new int[st.pkeyCap(g)];
             for (int i = 0; i < k.length; i++) {
-                k[i] = pkey(g, i);
+                k[i] = st.pkey(g, i);
             }
             return k;
         } finally {
@@ -1935,10 +1161,14 @@ public final class Twin {
         }
     }
 
-    /** A port's PortCounters attribute as its PMA answers a Get (192 bytes of attribute data). */
-    byte[] portCountersData(int g) {
+    /**
+     * A port's PortCounters attribute as its PMA answers a Get: the 192 bytes of attribute data (what the console's
+     * {@code counters} prints as perfquery does).
+     */
+    public byte[] portCounters(String nodeName, int port) {
         lock.lock();
         try {
+            int g = st.globalPort(nodeName, port);
             byte[] w = new byte[256];
             w[0] = 1;
             w[1] = (byte) MgmtClasses.PERF;
@@ -1946,21 +1176,17 @@ public final class Twin {
             w[3] = (byte) Methods.GET;
             w[16] = (byte) (AttributeIds.PORT_COUNTERS >> 8);
             w[17] = (byte) AttributeIds.PORT_COUNTERS;
-            w[64 + 1] = (byte) portNumber(g);
-            pma.handle(portNode[g], g, w, Methods.GET);
+            w[64 + 1] = (byte) st.portNumber(g);
+            pma.handle(st.portNode[g], g, w, Methods.GET);
             return Arrays.copyOfRange(w, 64, 256);
         } finally {
             lock.unlock();
         }
     }
 
-    static Field field(Layout l, String name) {
-        return l.field(name);
-    }
-
     @Override
     public String toString() {
-        return "Twin(" + nodeCount + " nodes, " + switchCount + " switches)";
+        return "Twin(" + st.nodeCount + " nodes, " + st.switchCount + " switches)";
     }
 
     /** Reads under the twin's lock: the inspection API sees one consistent state. */

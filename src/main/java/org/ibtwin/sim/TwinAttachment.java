@@ -26,22 +26,22 @@ final class TwinAttachment implements Attachment {
 
     @Override
     public String nodeName() {
-        return twin.nodes[twin.portNode[gp]].name();
+        return twin.st.nodes[twin.st.portNode[gp]].name();
     }
 
     @Override
     public int portNumber() {
-        return twin.portNumber(gp);
+        return twin.st.portNumber(gp);
     }
 
     @Override
     public long nodeGuid() {
-        return twin.nodes[twin.portNode[gp]].guid();
+        return twin.st.nodes[twin.st.portNode[gp]].guid();
     }
 
     @Override
     public long portGuid() {
-        return twin.portGuid[gp];
+        return twin.st.portGuid[gp];
     }
 
     @Override

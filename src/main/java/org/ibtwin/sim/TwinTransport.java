@@ -99,7 +99,7 @@ public final class TwinTransport implements MadTransport {
     public LocalPort localPort() {
         byte[] pi = attachment.portInfo();
         var l = SmpAttributes.PORT_INFO;
-        boolean sm = (l.get(pi, 0, "CapMask") & Twin.CAP_IS_SM) != 0;
+        boolean sm = (l.get(pi, 0, "CapMask") & TwinState.CAP_IS_SM) != 0;
         return new LocalPort(caName, attachment.portNumber(), attachment.nodeGuid(), attachment.portGuid(),
                 (int) l.get(pi, 0, "Lid"), (int) l.get(pi, 0, "LMC"), (int) l.get(pi, 0, "SMLid"),
                 (int) l.get(pi, 0, "LinkState"), sm);

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * Round trips per second of directed-route SMP Get NodeInfo through an {@link IbsimClient}: {@code inFlight} lanes,
@@ -22,16 +23,26 @@ public final class IbsimRoundTripBench {
     private IbsimRoundTripBench() {
     }
 
-    /** What one run measured. Latencies are of completed round trips, in microseconds. */
+    /**
+     * What one run measured. Latencies are of completed round trips, in microseconds; {@code cpuNanos} is the CPU
+     * time the simulator used over the timed window (-1: not measured).
+     */
     public record Result(int inFlight, Duration elapsed, long roundTrips, long failures, double perSecond,
-                         double p50Micros, double p99Micros, double maxMicros) {
+                         double p50Micros, double p99Micros, double maxMicros, long cpuNanos) {
+        /** The simulator's CPU per MAD answered (a round trip: one request in, one response out), in µs; NaN when
+         * not measured or nothing was answered. */
+        public double cpuMicrosPerMad() {
+            return cpuNanos < 0 || roundTrips == 0 ? Double.NaN : cpuNanos / 1e3 / roundTrips;
+        }
+
         @Override
         public String toString() {
             return String.format(Locale.ROOT,
                     "in flight %d: %,d round trips in %.2f s = %,.0f/s; latency p50 %.0f us, p99 %.0f us, "
                             + "max %.0f us; failures %d",
                     inFlight, roundTrips, elapsed.toNanos() / 1e9, perSecond, p50Micros, p99Micros, maxMicros,
-                    failures);
+                    failures) + (cpuNanos < 0 ? "" : String.format(Locale.ROOT, "; simulator CPU %.1f us/MAD",
+                    cpuMicrosPerMad()));
         }
     }
 
@@ -42,6 +53,15 @@ public final class IbsimRoundTripBench {
 
     /** Measures DR NodeInfo along {@code path} (initial path bytes, path[0] = 0, hop count = length - 1). */
     public static Result run(MadTransport c, int inFlight, Duration duration, int... path) {
+        return run(c, inFlight, duration, null, path);
+    }
+
+    /**
+     * As {@link #run(MadTransport, int, Duration, int...)}, reading {@code simulatorCpuNanos} (the simulator's CPU
+     * time so far; null: none) when the timed window opens and when it closes, after the warm-up.
+     */
+    public static Result run(MadTransport c, int inFlight, Duration duration, LongSupplier simulatorCpuNanos,
+                             int... path) {
         if (inFlight < 1) {
             throw new IllegalArgumentException("inFlight must be >= 1: " + inFlight);
         }
@@ -56,6 +76,7 @@ public final class IbsimRoundTripBench {
         int[] counts = new int[inFlight];
         long[] failures = new long[inFlight];
         List<Thread> lanes = new ArrayList<>();
+        long cpu0 = simulatorCpuNanos == null ? 0 : simulatorCpuNanos.getAsLong();
         long start = System.nanoTime();
         for (int i = 0; i < inFlight; i++) {
             int lane = i;
@@ -96,6 +117,7 @@ public final class IbsimRoundTripBench {
             }
         }
         long elapsed = System.nanoTime() - start;
+        long cpu = simulatorCpuNanos == null ? -1 : Math.max(0, simulatorCpuNanos.getAsLong() - cpu0);
         int total = 0;
         long failed = 0;
         for (int i = 0; i < inFlight; i++) {
@@ -110,7 +132,7 @@ public final class IbsimRoundTripBench {
         }
         Arrays.sort(all);
         return new Result(inFlight, Duration.ofNanos(elapsed), total, failed, total / (elapsed / 1e9),
-                percentile(all, 0.50), percentile(all, 0.99), total == 0 ? 0 : all[total - 1] / 1e3);
+                percentile(all, 0.50), percentile(all, 0.99), total == 0 ? 0 : all[total - 1] / 1e3, cpu);
     }
 
     private static double percentile(long[] sorted, double q) {

@@ -208,7 +208,7 @@ class TwinFaultsTest {
             assertThat(MiniSm.SI.get(si, D, "StateChange")).isEqualTo(1);
             // the spine traps (its route to the SM went through leaf01: lost until the SM routes again); the
             // rebooted leaf, with no LID, does not
-            assertThat(b.twin.pendingTraps()).extracting(Twin.PendingTrap::nodeName)
+            assertThat(b.twin.pendingTraps()).extracting(PendingTrap::nodeName)
                     .containsOnly(b.name("spine01"));
             // an SM brings it back
             MiniSm again = new MiniSm(b.sm).discover().assignLids().route();
@@ -222,7 +222,7 @@ class TwinFaultsTest {
         try (SmBench b = new SmBench()) {
             TwinTransport other = new TwinTransport(b.twin.attach("node008", 1));
             int cap = b.twin.capabilityMask("node001", 1);
-            assertThat(cap & Twin.CAP_IS_SM).isNotZero();
+            assertThat(cap & TwinState.CAP_IS_SM).isNotZero();
             assertThat(b.twin.smAttachments()).containsExactly(b.sm.attachment());
             assertThat(b.twin.killSms()).isEqualTo(1);
             assertThat(b.twin.smAttachments()).isEmpty();

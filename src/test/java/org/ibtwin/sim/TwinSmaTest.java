@@ -132,7 +132,7 @@ class TwinSmaTest {
             assertThat(PI.get(r, D, "PhysLinkState")).isEqualTo(PhysState.LINK_UP.code());
             assertThat(PI.get(r, D, "LinkWidthActive")).isEqualTo(LinkWidth.X4.code());
             assertThat(PI.get(r, D, "LinkSpeedExtActive")).isEqualTo(LinkSpeed.HDR.extSpeedCode());
-            assertThat(PI.get(r, D, "CapMask")).isEqualTo(Twin.CA_CAP_MASK);
+            assertThat(PI.get(r, D, "CapMask")).isEqualTo(TwinState.CA_CAP_MASK);
             // the switch: port 0, a linked port, an empty one
             r = call(t, Smps.drGet(t.nextTid(), AttributeIds.PORT_INFO, 0, 1));
             assertThat(PI.get(r, D, "LinkState")).isEqualTo(PortState.ACTIVE.code());
@@ -398,9 +398,9 @@ class TwinSmaTest {
         assertThat(NI.get(a.nodeInfo(), 0, "Guid")).isEqualTo(f.cas().get(0).guid());
         assertThat(PI.get(a.portInfo(), 0, "LocalPort")).isEqualTo(1);
         a.setIsSm(true);
-        assertThat(PI.get(a.portInfo(), 0, "CapMask") & Twin.CAP_IS_SM).isNotZero();
+        assertThat(PI.get(a.portInfo(), 0, "CapMask") & TwinState.CAP_IS_SM).isNotZero();
         a.detach();
-        assertThat(PI.get(twin.attach(null, 0).portInfo(), 0, "CapMask") & Twin.CAP_IS_SM).isZero();
+        assertThat(PI.get(twin.attach(null, 0).portInfo(), 0, "CapMask") & TwinState.CAP_IS_SM).isZero();
     }
 
     @Test

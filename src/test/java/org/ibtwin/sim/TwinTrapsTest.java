@@ -37,7 +37,7 @@ class TwinTrapsTest {
             }
             assertThat(b.traps.stream().map(m -> m.from().lid()))
                     .containsExactlyInAnyOrder(b.lidOf("leaf02"), b.lidOf("spine01"));
-            assertThat(b.twin.pendingTraps()).extracting(Twin.PendingTrap::number).containsExactly(128, 128);
+            assertThat(b.twin.pendingTraps()).extracting(PendingTrap::number).containsExactly(128, 128);
             byte[] si = b.mini.get(AttributeIds.SWITCH_INFO, 0, 1);
             assertThat(MiniSm.SI.get(si, D, "StateChange")).as("leaf01 saw nothing").isZero();
         }
@@ -152,7 +152,7 @@ class TwinTrapsTest {
             b.twin.linkDown("leaf02", 8);
             assertThat(b.traps).isEmpty();
             assertThat(b.twin.drops(DropReason.NO_RECEIVER) - lost).isEqualTo(2);
-            assertThat(b.twin.pendingTraps()).extracting(Twin.PendingTrap::number).containsExactly(144, 128, 128);
+            assertThat(b.twin.pendingTraps()).extracting(PendingTrap::number).containsExactly(144, 128, 128);
             b.sm.attachment().setIsSm(true);
             b.twin.resendTraps();
             assertThat(b.traps(128)).hasSize(2);
@@ -175,12 +175,12 @@ class TwinTrapsTest {
             assertThat(SmBench.N144.get(t, D, "NoticeProducerType")).isEqualTo(1);
             assertThat(SmBench.N144.get(t, D, "NoticeIssuerLID")).isEqualTo(lid);
             assertThat(SmBench.N144.get(t, D, "NoticeDataTrap144LID")).isEqualTo(lid);
-            assertThat(SmBench.N144.get(t, D, "NoticeDataTrap144CapMask") & Twin.CAP_IS_SM).isNotZero();
+            assertThat(SmBench.N144.get(t, D, "NoticeDataTrap144CapMask") & TwinState.CAP_IS_SM).isNotZero();
             assertThat(SmBench.N144.get(t, D, "NoticeDataTrap144CapMask"))
                     .isEqualTo(Integer.toUnsignedLong(b.twin.capabilityMask("node006", 1)));
             other.attachment().setIsSm(false);
             ReceivedMad cleared = b.traps.getLast();
-            assertThat(SmBench.N144.get(cleared.mad(), D, "NoticeDataTrap144CapMask") & Twin.CAP_IS_SM).isZero();
+            assertThat(SmBench.N144.get(cleared.mad(), D, "NoticeDataTrap144CapMask") & TwinState.CAP_IS_SM).isZero();
             assertThat(SmBench.tid(cleared)).as("a new trap replaces the pending one").isNotEqualTo(SmBench.tid(m));
             assertThat(b.twin.pendingTraps()).singleElement()
                     .satisfies(p -> assertThat(p.tid()).isEqualTo(SmBench.tid(cleared)));
