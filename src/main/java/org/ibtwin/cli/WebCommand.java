@@ -46,6 +46,9 @@ public final class WebCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--port: port " + port + " is not in 0..65535");
+        }
         if (from != null) {
             FileArgs.readable("--from", from);
         }
@@ -64,7 +67,7 @@ public final class WebCommand implements Callable<Integer> {
         }
         String name = from != null ? from + " (saved outputs)" : live != null ? live.name() + " (scanned once)"
                 : state.source();
-        try (WebView view = WebView.serve(WebSource.fixed(name, state), port)) {
+        try (WebView view = WebView.serve(WebSource.fixed(name, state), port, "--port")) {
             out.println("ibtwin web: " + name + ": " + state.shape());
             view.announce(out);
             Thread.currentThread().join();

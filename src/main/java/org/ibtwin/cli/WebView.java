@@ -26,14 +26,17 @@ final class WebView implements AutoCloseable {
     final Monitor monitor;
     final WebServer server;
 
-    private WebView(WebSource source, int port) throws IOException {
+    private WebView(WebSource source, int port, String option) throws IOException {
         if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--web: port " + port + " is not in 0..65535");
+            throw new IllegalArgumentException(option + ": port " + port + " is not in 0..65535");
         }
         events.add("source", "serving " + source.name());
         monitor = new Monitor(source, events, PERIOD_MILLIS);
         try {
             server = WebServer.start(monitor, events, port);
+        } catch (IllegalArgumentException e) {
+            monitor.close();
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
         } catch (IOException | RuntimeException e) {
             monitor.close();
             throw e;
@@ -41,13 +44,13 @@ final class WebView implements AutoCloseable {
         monitor.start();
     }
 
-    static WebView serve(WebSource source, int port) throws IOException {
-        return new WebView(source, port);
+    static WebView serve(WebSource source, int port, String option) throws IOException {
+        return new WebView(source, port, option);
     }
 
     /** The web view of a running lab, added to it (stopped with it). */
     static WebView of(Lab lab, String name, String facts, int port) throws IOException {
-        return lab.add(new WebView(WebSource.of(lab, name, facts), port));
+        return lab.add(new WebView(WebSource.of(lab, name, facts), port, "--web"));
     }
 
     /** The SM's heavy sweeps as events (after {@code also}, the hook that was there: the dumps), */

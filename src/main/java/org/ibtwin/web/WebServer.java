@@ -49,14 +49,14 @@ public final class WebServer implements AutoCloseable {
     /**
      * Serves {@code monitor}'s source on loopback at {@code port} (0: any free port).
      *
-     * @throws IllegalArgumentException when the port cannot be bound (one line)
+     * @throws IllegalArgumentException when the port cannot be bound (one line: "port 8070 of 127.0.0.1: ...")
      */
     public static WebServer start(Monitor monitor, Events events, int port) throws IOException {
         HttpServer http;
         try {
             http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
         } catch (java.net.BindException e) {
-            throw new IllegalArgumentException("--web " + port + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("port " + port + " of 127.0.0.1: " + e.getMessage(), e);
         }
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         http.setExecutor(pool);
