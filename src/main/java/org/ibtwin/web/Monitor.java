@@ -43,7 +43,10 @@ public final class Monitor implements AutoCloseable {
     private final Map<String, ArrayDeque<double[]>> portHistory = new LinkedHashMap<>();
     private long version;
     private Report doctor;
-    private long doctorVersion = -1;
+    private boolean doctorStale = true;
+    private long doctorAt;
+    /** The doctor's report is made again after a link changed, else at most this often (its counter checks). */
+    static final long DOCTOR_MILLIS = 10_000;
     private Thread thread;
     private volatile boolean stop;
     private volatile long lastBuildMillis;
@@ -123,7 +126,7 @@ public final class Monitor implements AutoCloseable {
             view = v;
             traffic = trafficView(s, rates, v);
             if (changed) {
-                doctorVersion = -1;
+                doctorStale = true;
             }
             lastBuildMillis = (System.nanoTime() - t0) / 1_000_000;
         }
@@ -291,13 +294,18 @@ public final class Monitor implements AutoCloseable {
         return m;
     }
 
-    /** The doctor's report on the state now (computed again only after the fabric changed). */
+    /**
+     * The doctor's report on the state now: made again after a link's health changed, else when older than
+     * {@value #DOCTOR_MILLIS} ms of a live source.
+     */
     public Report doctor() {
         synchronized (lock) {
-            if (doctor == null || doctorVersion != version) {
+            if (doctor == null || doctorStale
+                    || (source.live() && System.currentTimeMillis() - doctorAt > DOCTOR_MILLIS)) {
                 FabricState s = source.live() ? source.state() : state;
                 doctor = Doctor.examine(s, new Thresholds());
-                doctorVersion = version;
+                doctorStale = false;
+                doctorAt = System.currentTimeMillis();
             }
             return doctor;
         }

@@ -5,61 +5,42 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.net.Socket;
-import java.net.URI;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.remote.RemoteWebDriver;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * A real headless Chromium driven through Selenium's Java bindings, and an {@code ibtwin} command line to look at:
- * the programs run as child processes (Debian's {@code chromium} and {@code chromedriver}, the command through the
- * test's own class path) and are stopped by their PIDs. Without Chromium the browser tests are skipped with a
+ * A real headless Chromium driven through Selenium's Java bindings ({@link Chromium}), and an {@code ibtwin}
+ * command line to look at, run through the test's own class path: child processes, stopped by their PIDs. Without Chromium the browser tests are skipped with a
  * printed {@code BROWSER SKIPPED} notice; under CI=true they fail instead, as scripts/setup installs it.
  */
 final class Browser implements AutoCloseable {
     static final String PACKAGES = "chromium chromium-driver";
     private static boolean noticeShown;
     private final List<Process> processes = new ArrayList<>();
-    RemoteWebDriver driver;
+    private Chromium chromium;
 
-    /** The two programs, or the test skipped (failed under CI). */
-    static Path[] programs() {
-        Path chromium = which("chromium");
-        Path driver = which("chromedriver");
-        if (chromium == null || driver == null) {
-            String missing = chromium == null ? "chromium" : "chromedriver";
+    /** The two programs are there, or the test is skipped (failed under CI). */
+    static void programs() {
+        String missing = Chromium.missing();
+        if (missing != null) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("CI=true but " + missing + " not found: scripts/setup installs " + PACKAGES);
+                fail("CI=true but " + missing + " not found: scripts/setup installs " + Chromium.PACKAGES);
             }
-            String notice = "BROWSER SKIPPED: " + missing + " not found (install " + PACKAGES + ")";
+            String notice = "BROWSER SKIPPED: " + missing + " not found (install " + Chromium.PACKAGES + ")";
             if (!noticeShown) {
                 System.err.println(notice);
                 noticeShown = true;
             }
             Assumptions.assumeTrue(false, notice);
         }
-        return new Path[] {chromium, driver};
-    }
-
-    private static Path which(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-            Path p = Path.of(dir, name);
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        return Files.isExecutable(Path.of("/usr/bin", name)) ? Path.of("/usr/bin", name) : null;
     }
 
     /** A running {@code ibtwin} command: its stdin (the console) and the lines it printed. */
@@ -126,41 +107,16 @@ final class Browser implements AutoCloseable {
 
     /** Starts chromedriver on {@code port} and a headless Chromium through it. */
     RemoteWebDriver open(int port, int width, int height) throws Exception {
-        Path[] prog = programs();
-        Process d = new ProcessBuilder(prog[1].toString(), "--port=" + port, "--allowed-ips=127.0.0.1")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        processes.add(d);
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            try (Socket s = new Socket("127.0.0.1", port)) {
-                assert s.isConnected();
-                break;
-            } catch (IOException e) {
-                if (System.nanoTime() > end || !d.isAlive()) {
-                    fail("chromedriver did not listen on " + port);
-                }
-                Thread.sleep(50);
-            }
-        }
-        ChromeOptions o = new ChromeOptions();
-        o.setBinary(prog[0].toString());
-        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=" + width + "," + height, "--no-first-run", "--disable-extensions");
-        URL at = URI.create("http://127.0.0.1:" + port).toURL();
-        driver = new RemoteWebDriver(at, o);
-        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(60));
-        return driver;
+        programs();
+        chromium = Chromium.start(port, width, height);
+        return chromium.driver();
     }
 
     /** Quits the browser, then stops every process started here (and what they started) by PID. */
     @Override
     public void close() {
-        if (driver != null) {
-            try {
-                driver.quit();
-            } catch (RuntimeException e) {
-                // the driver is stopped below anyway
-            }
+        if (chromium != null) {
+            chromium.close();
         }
         for (int i = processes.size() - 1; i >= 0; i--) {
             Process p = processes.get(i);

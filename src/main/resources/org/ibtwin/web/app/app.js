@@ -50,8 +50,12 @@ const STYLE = [
 async function loadMap() {
   const t0 = performance.now();
   const g = await api('map');
-  const cy = ibtwin.cy = cytoscape({ container: $('cy'), style: STYLE, wheelSensitivity: 0.3,
-    elements: { nodes: g.nodes, edges: g.edges }, minZoom: 0.02, maxZoom: 4 });
+  // a big fabric: straight (haystack) edges, hidden while panning, one pixel a CSS pixel: it stays responsive
+  const big = g.edges.length > 500;
+  const style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
+  const cy = ibtwin.cy = cytoscape({ container: $('cy'), style, wheelSensitivity: 0.3,
+    elements: { nodes: g.nodes, edges: g.edges }, minZoom: 0.02, maxZoom: 4, pixelRatio: big ? 1 : 'auto',
+    hideEdgesOnViewport: big, textureOnViewport: big });
   ibtwin.bundled = g.bundled;
   layout();
   cy.one('render', () => {
