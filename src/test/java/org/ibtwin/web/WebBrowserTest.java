@@ -81,6 +81,22 @@ class WebBrowserTest {
         assertThat(driver.findElement(By.id("map-summary")).getText()).startsWith("5 switches, 3 racks (60 hosts)");
         // the canvas really drew: the map's first render happened
         assertThat(js("return ibtwin.firstPaint")).isNotNull();
+        // a click where a rack is drawn shows it, and its button unfolds its 20 hosts
+        @SuppressWarnings("unchecked")
+        Map<String, Object> rack = (Map<String, Object>) js("const r = ibtwin.cy.nodes('[kind=\"rack\"]').first();"
+                + " return {id: r.id(), p: r.renderedPosition()};");
+        @SuppressWarnings("unchecked")
+        Map<String, Number> p = (Map<String, Number>) rack.get("p");
+        WebElement cy = driver.findElement(By.id("cy"));
+        new Actions(driver).moveToElement(cy, p.get("x").intValue() - cy.getRect().getWidth() / 2,
+                p.get("y").intValue() - cy.getRect().getHeight() / 2).click().perform();
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> !d.findElements(By.id("rack-expand")).isEmpty());
+        driver.findElement(By.id("rack-expand")).click();
+        waitFor("ibtwin.cy.nodes('[kind=\"host\"]').length === 20", Duration.ofSeconds(10));
+        assertThat(js("return ibtwin.cy.nodes('[kind=\"host\"]').every(n => n.parent().id() === arguments[0])",
+                rack.get("id"))).isEqualTo(true);
+        driver.findElement(By.id("map-collapse")).click();
+        waitFor("ibtwin.cy.nodes('[kind=\"host\"]').length === 0", Duration.ofSeconds(10));
     }
 
     @Test
@@ -92,10 +108,8 @@ class WebBrowserTest {
         assertThat(degraded).hasSize(1);
         assertThat(degraded.getFirst().get("colour")).isEqualTo("rgb(240,160,0)");
         // click it where it is drawn: the canvas's own hit test picks the edge
-        @SuppressWarnings("unchecked")
-        Map<String, Number> p = (Map<String, Number>) degraded.getFirst().get("p");
         String id = (String) degraded.getFirst().get("id");
-        js("ibtwin.cy.zoom({level: 2.5, renderedPosition: arguments[0]});", p);
+        js("const cy = ibtwin.cy; cy.zoom(2.5); cy.center(cy.getElementById(arguments[0]));", id);
         @SuppressWarnings("unchecked")
         Map<String, Number> q = (Map<String, Number>) js("return ibtwin.cy.getElementById(arguments[0]).renderedMidpoint()",
                 id);
