@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
         subcommands = {BenchTopoCommand.class, BenchMadCommand.class, BenchIbsimCommand.class,
             BenchPerfCommand.class, BenchDoctorCommand.class, BenchReadersCommand.class, BenchSmCommand.class,
             BenchOpensmCommand.class, BenchIbnetdiscoverCommand.class, BenchNcclCommand.class,
-            BenchTrafficCommand.class, BenchFuzzCommand.class, BenchWhatIfCommand.class})
+            BenchTrafficCommand.class, BenchFuzzCommand.class, BenchWhatIfCommand.class,
+            BenchWebCommand.class})
 public final class BenchCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -57,6 +57,11 @@ public final class SimCommand implements Callable<Integer> {
             description = "Run console commands from a file first (a bad line stops it: file:line: message, exit 2).")
     Path script;
 
+    @Option(names = "--web", arity = "0..1", paramLabel = "<port>", fallbackValue = WebView.DEFAULT_PORT,
+            description = "Serve the web view on loopback at this TCP port (default " + WebView.DEFAULT_PORT
+                    + "; 0: any free port), printing its URL.")
+    Integer web;
+
     @Option(names = "--warmup", paramLabel = "<seconds>", defaultValue = "2",
             description = "Seconds to warm the JIT on a scratch twin before serving, 0 for none (default: "
                     + "${DEFAULT-VALUE}).")
@@ -88,9 +93,18 @@ public final class SimCommand implements Callable<Integer> {
                     w.passes() == 0 ? "" : String.format(Locale.ROOT,
                             "; JIT warmed in %.1f s (%d passes over a scratch fabric)", w.took().toNanos() / 1e9,
                             w.passes()));
+            WebView view = web == null ? null : WebView.of(lab, (fabric == null ? "default fabric (built-in)"
+                    : fabric) + ", live", fabric == null ? "default.yaml" : Path.of(fabric).getFileName().toString(),
+                    web);
+            if (view != null) {
+                view.announce(out);
+            }
             out.println("Network simulator ready.");
             out.flush();
             Console console = lab.console(out);
+            if (view != null) {
+                view.watch(console);
+            }
             if (script != null) {
                 try {
                     if (!console.runScript(script)) {

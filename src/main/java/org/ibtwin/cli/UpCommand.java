@@ -94,6 +94,11 @@ public final class UpCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Print the SM's log lines too.")
     boolean verbose;
 
+    @Option(names = "--web", arity = "0..1", paramLabel = "<port>", fallbackValue = WebView.DEFAULT_PORT,
+            description = "Serve the web view (map, tables, events, traffic, doctor; JSON under /api/) on loopback at "
+                    + "this TCP port (default " + WebView.DEFAULT_PORT + "; 0: any free port), printing its URL.")
+    Integer web;
+
     @Option(names = "--json", description = "Print the summary as JSON.")
     boolean json;
 
@@ -119,6 +124,9 @@ public final class UpCommand implements Callable<Integer> {
                         + "(drop --once and end the script with Quit)");
             }
         }
+        if (web != null && once) {
+            throw new IllegalArgumentException("--web serves until quit, which --once does not wait for (drop --once)");
+        }
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), 0, err, "ibtwin up");
         var partitions = sm.partitions();
         long t0 = System.nanoTime();
@@ -129,12 +137,18 @@ public final class UpCommand implements Callable<Integer> {
         try (Lab lab = Lab.of(f).sm(cfg, log).smAt(at[0], Integer.parseInt(at[1])).start()) {
             SubnetManager manager = lab.sm();
             manager.sa().saKey(sm.saKey());
-            if (dumpDir != null) {
-                manager.onSweep(org.ibtwin.sm.SmDumps.writer(dumpDir, log));
-            }
+            java.util.function.BiConsumer<SubnetManager, SweepReport> dumps = dumpDir == null ? null
+                    : org.ibtwin.sm.SmDumps.writer(dumpDir, log);
             sm.apply(manager, partitions, err, "ibtwin up");
             // the endpoint's port is taken before the SM runs: a port in use is refused at once, not after SUBNET UP
             IbsimServer server = once ? null : lab.serve(local, port, Duration.ZERO);
+            WebView view = web == null ? null : WebView.of(lab, name + ", live", fabric == null ? "default.yaml"
+                    : Path.of(fabric).getFileName().toString(), web);
+            if (view != null) {
+                view.watch(manager, dumps);
+            } else if (dumps != null) {
+                manager.onSweep(dumps);
+            }
             long t1 = System.nanoTime();
             SweepReport r = lab.bringUp();
             Topology topo = manager.topology();
@@ -149,7 +163,7 @@ public final class UpCommand implements Callable<Integer> {
             if (once) {
                 return r.subnetUp() ? 0 : 1;
             }
-            serve(out, err, lab, server);
+            serve(out, err, lab, server, view);
             return 0;
         }
     }
@@ -234,12 +248,16 @@ public final class UpCommand implements Callable<Integer> {
     }
 
     /** The ibsim endpoint and the console, the SM sweeping on a thread of its own, until quit or killed. */
-    private void serve(PrintWriter out, PrintWriter err, Lab lab, IbsimServer server) throws Exception {
+    private void serve(PrintWriter out, PrintWriter err, Lab lab, IbsimServer server, WebView view)
+            throws Exception {
         String name = server.basename();
         out.printf("ibsim endpoint on %s; the SM sweeps every %d s and on traps%n", name != null
                 ? SimCommand.localSockets(name) : String.format(Locale.ROOT, "%s (UDP %d..%d)",
                 server.address().getAddress().getHostAddress(), server.port(), server.port() + 10),
                 sweepSeconds);
+        if (view != null) {
+            view.announce(out);
+        }
         out.println("Network simulator ready.");
         out.flush();
         lab.runSm();
@@ -254,6 +272,9 @@ public final class UpCommand implements Callable<Integer> {
             err.println("ibtwin up: warning: SIGHUP cannot be handled on this JVM; it ends the process");
         }
         Console console = lab.console(out);
+        if (view != null) {
+            view.watch(console);
+        }
         if (script != null) {
             try {
                 if (!console.runScript(script)) {

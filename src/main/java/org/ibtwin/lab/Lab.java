@@ -6,14 +6,19 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
+import org.ibtwin.model.Port;
+import org.ibtwin.model.PortCounter;
 import org.ibtwin.perf.Names;
 import org.ibtwin.sim.Attachment;
 import org.ibtwin.sim.Console;
+import org.ibtwin.sim.ExtCounter;
 import org.ibtwin.sim.IbsimServer;
 import org.ibtwin.sim.TrapTimer;
 import org.ibtwin.sim.Twin;
@@ -301,6 +306,31 @@ public final class Lab implements AutoCloseable {
             traffic = add(new TrafficEngine(twin));
         }
         return traffic;
+    }
+
+    /**
+     * The model with the twin's runtime state written back into it now (links, port states, widths and speeds,
+     * LIDs, P_Keys, counters: {@link Twin#syncModel}), for views that read the model (the web view); one caller at
+     * a time.
+     */
+    public synchronized Fabric synced() {
+        twin.syncModel();
+        return fabric;
+    }
+
+    /**
+     * Every port's 64-bit PortXmitData (in 4-byte words, as the PMA counts it) and its PortXmitWait, read
+     * now: {@code {xmitWords, xmitWait}} by port, for rates taken between two reads.
+     */
+    public Map<Port, long[]> xmitCounters() {
+        Map<Port, long[]> m = new IdentityHashMap<>();
+        for (Node n : fabric.nodes()) {
+            for (int p = 1; p <= n.numPorts(); p++) {
+                m.put(n.port(p), new long[] {twin.extendedCounter(n.name(), p, ExtCounter.XMIT_DATA),
+                    twin.counter(n.name(), p, PortCounter.XMIT_WAIT)});
+            }
+        }
+        return m;
     }
 
     /** Stops everything: the SM's thread, the parts (last added first), then the SM's port. */

@@ -94,6 +94,7 @@ public final class Console {
     private final java.util.Map<String, Command> commands = new java.util.LinkedHashMap<>();
     private Path base = Path.of("");
     private int depth;
+    private final List<java.util.function.Consumer<String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param twin   the fabric the commands act on
@@ -104,6 +105,14 @@ public final class Console {
         this.twin = Objects.requireNonNull(twin, "twin");
         this.server = server;
         this.out = Objects.requireNonNull(out, "out");
+    }
+
+    /**
+     * Tells {@code listener} every command line the console ran without an error (not blank lines, comments, Help
+     * or Quit): a web view's event log shows the faults it injected.
+     */
+    public void onCommand(java.util.function.Consumer<String> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /** Adds a command (its name in any case); a name the console has already is refused. */
@@ -243,6 +252,11 @@ public final class Console {
                         texts.add(w.port() == null ? w.text() : w.text() + "[" + w.port() + "]");
                     }
                     c.run(texts, out);
+                }
+            }
+            if (!cmd.equals("help") && !cmd.equals("?")) {
+                for (java.util.function.Consumer<String> l : listeners) {
+                    l.accept(s);
                 }
             }
         } catch (IllegalArgumentException | IllegalStateException e) {

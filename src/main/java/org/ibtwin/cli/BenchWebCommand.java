@@ -1,0 +1,192 @@
+package org.ibtwin.cli;
+
+import java.io.PrintWriter;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.ibtwin.gen.FatTree;
+import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.lab.Lab;
+import org.ibtwin.lab.TrafficEngine;
+import org.ibtwin.lab.TrafficPattern;
+import org.ibtwin.model.Fabric;
+import org.ibtwin.model.LinkSpeed;
+import org.ibtwin.sm.SweepReport;
+import org.ibtwin.web.Chromium;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.remote.RemoteWebDriver;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code ibtwin bench web}: the web view of a generated fat tree's live twin (3 levels, 16,384 hosts by default),
+ * brought up by ibtwin's SM: the time to build its view, the API's response times, and in a headless Chromium
+ * (through Selenium) the map's first paint, with traffic running; {@code --screenshots DIR} saves the map and the
+ * traffic page as PNGs.
+ */
+@Command(name = "web", mixinStandardHelpOptions = true,
+        description = "Web view: view build time, API response times, the map's first paint in headless Chromium.")
+public final class BenchWebCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--levels", defaultValue = "3", description = "Fat tree levels, 2 or 3 (default: ${DEFAULT-VALUE}).")
+    int levels;
+
+    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
+    int radix;
+
+    @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
+    int hosts;
+
+    @Option(names = "--pattern", defaultValue = "shift",
+            description = "Traffic running while the pages are timed (default: ${DEFAULT-VALUE}; "
+                    + TrafficPattern.USAGE + ").")
+    String pattern;
+
+    @Option(names = "--requests", defaultValue = "5", description = "Requests timed per endpoint (default: "
+            + "${DEFAULT-VALUE}).")
+    int requests;
+
+    @Option(names = "--no-browser", description = "Time the API only.")
+    boolean noBrowser;
+
+    @Option(names = "--screenshots", paramLabel = "<dir>",
+            description = "Save the map (web-map-<hosts>.png) and the traffic page (web-traffic-<hosts>.png) there.")
+    Path screenshots;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (requests < 1) {
+            throw new IllegalArgumentException("--requests must be at least 1");
+        }
+        if (screenshots != null) {
+            Files.createDirectories(screenshots);
+            if (!Files.isWritable(screenshots)) {
+                throw new IllegalArgumentException("--screenshots: " + screenshots + " is not writable");
+            }
+        }
+        TrafficPattern p = TrafficPattern.parse(List.of(pattern.split("\\s+")));
+        Fabric f = FatTree.build(FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR));
+        try (Lab lab = Lab.of(f).start()) {
+            SweepReport r = lab.bringUp();
+            out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches, %,d links; %s by "
+                            + "ibtwin's SM in %.1f s%n", levels, radix, hosts, f.switches().size(), f.links().size(),
+                    r.subnetUp() ? "SUBNET UP" : "NOT UP", r.total().toNanos() / 1e9);
+            out.flush();
+            if (!r.subnetUp()) {
+                return 1;
+            }
+            long v0 = System.nanoTime();
+            WebView view = WebView.of(lab, hosts + "-host fat tree, live", "generated", 0);
+            out.printf(Locale.ROOT, "web view on %s: first view built in %.2f s (heap %.0f MiB in use)%n",
+                    view.server.url(), (System.nanoTime() - v0) / 1e9, usedHeap() / 1048576.0);
+            out.flush();
+            TrafficEngine engine = lab.traffic();
+            engine.start(p, TrafficEngine.DEFAULT_SIZE);
+            engine.run(1);
+            Thread.sleep(1500);   // two reads of the counters: rates on the traffic page
+            String base = view.server.url();
+            String rack = firstRack(base);
+            HttpClient http = HttpClient.newHttpClient();
+            out.println("API (ms: min / median / max of " + requests + ", the response's size):");
+            for (String path : List.of("api/fabric", "api/map", "api/map/rack?id=" + rack, "api/devices",
+                    "api/ports", "api/ports.csv", "api/links?q=health=degraded", "api/doctor", "api/traffic",
+                    "api/events")) {
+                List<Double> ms = new ArrayList<>();
+                long bytes = 0;
+                for (int i = 0; i < requests; i++) {
+                    long t0 = System.nanoTime();
+                    HttpResponse<byte[]> resp = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                    ms.add((System.nanoTime() - t0) / 1e6);
+                    if (resp.statusCode() != 200) {
+                        throw new IllegalStateException(path + ": HTTP " + resp.statusCode());
+                    }
+                    bytes = resp.body().length;
+                }
+                Collections.sort(ms);
+                out.printf(Locale.ROOT, "  %-28s %8.1f %8.1f %8.1f   %,11d B%n", "/" + (path.contains("rack?")
+                        ? "api/map/rack?id=<rack>" : path), ms.getFirst(), ms.get(ms.size() / 2), ms.getLast(), bytes);
+                out.flush();
+            }
+            if (!noBrowser) {
+                browser(out, base);
+            }
+            engine.halt();
+            return 0;
+        }
+    }
+
+    private static String firstRack(String base) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base
+                + "api/devices?limit=1&q=type=ca")).build(), HttpResponse.BodyHandlers.ofString());
+        com.fasterxml.jackson.databind.JsonNode t = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
+        int col = 0;
+        while (!t.get("columns").get(col).asText().equals("rack")) {
+            col++;
+        }
+        String name = t.get("rows").get(0).get(col).asText();
+        HttpResponse<String> d = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base
+                + "api/devices?limit=1&q=name=" + name)).build(), HttpResponse.BodyHandlers.ofString());
+        com.fasterxml.jackson.databind.JsonNode u = new com.fasterxml.jackson.databind.ObjectMapper().readTree(d.body());
+        return "R" + u.get("rows").get(0).get(u.get("columns").size() - 1).asText();
+    }
+
+    private void browser(PrintWriter out, String base) throws Exception {
+        String missing = Chromium.missing();
+        if (missing != null) {
+            out.println("browser: skipped, " + missing + " not found (install " + Chromium.PACKAGES + ")");
+            return;
+        }
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        try (Chromium c = Chromium.start(port, 1600, 1000)) {
+            RemoteWebDriver d = c.driver();
+            JavascriptExecutor js = d;
+            long t0 = System.nanoTime();
+            d.get(base);
+            Object paint = c.await("return window.ibtwin && window.ibtwin.firstPaint", Duration.ofMinutes(5));
+            double wall = (System.nanoTime() - t0) / 1e6;
+            Number nav = (Number) js.executeScript("return performance.now()");
+            out.printf(Locale.ROOT, "browser: the map's first paint %.0f ms after navigation (page clock %.0f ms; "
+                            + "%.0f ms of it from fetching /api/map to cytoscape's first render); %s%n", wall,
+                    nav.doubleValue(), ((Number) paint).doubleValue(),
+                    js.executeScript("return document.getElementById('map-summary').textContent"));
+            out.flush();
+            if (screenshots != null) {
+                Thread.sleep(500);
+                Path map = screenshots.resolve("web-map-" + hosts + ".png");
+                Files.write(map, d.getScreenshotAs(OutputType.BYTES));
+                js.executeScript("location.hash = '#traffic'");
+                c.await("return document.querySelectorAll('#port-charts .port-chart').length > 0",
+                        Duration.ofMinutes(2));
+                Thread.sleep(3000);   // a few seconds of history on the charts
+                Path traffic = screenshots.resolve("web-traffic-" + hosts + ".png");
+                Files.write(traffic, d.getScreenshotAs(OutputType.BYTES));
+                out.println("screenshots: " + map + ", " + traffic);
+            }
+        }
+    }
+
+    private static long usedHeap() {
+        Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
+    }
+}

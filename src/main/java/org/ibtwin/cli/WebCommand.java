@@ -1,0 +1,77 @@
+package org.ibtwin.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.ibtwin.diag.QueryException;
+import org.ibtwin.doctor.FabricState;
+import org.ibtwin.doctor.Sources;
+import org.ibtwin.transport.MadTransportException;
+import org.ibtwin.web.WebSource;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code ibtwin web}: the web view of any fabric source, read-only: a fabric file or snapshot, a directory of saved
+ * tool outputs, or a scan over a transport (the state read once, as {@code ibtwin doctor} reads it).
+ */
+@Command(name = "web", mixinStandardHelpOptions = true,
+        description = "Serve the web view (map, tables, doctor; JSON under /api/) of a fabric source on loopback.",
+        footer = {"", "The source, as for ibtwin doctor: a fabric file (ibnetdiscover dump, ibsim net file, fabric",
+            "description or snapshot; default: the built-in fabric), --from DIR (saved outputs of the real tools),",
+            "or --ibsim HOST:PORT (scanned once over MADs). A running twin's live view: ibtwin up --web, ibtwin sim",
+            "--web. Runs until killed. Exit codes: 2 bad input, 3 the live fabric could not be read."})
+public final class WebCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "<fabric>", description = "Fabric file (default: built-in).")
+    String fabric;
+
+    @Option(names = "--from", paramLabel = "DIR", description = "A directory of saved tool outputs.")
+    Path from;
+
+    @Mixin
+    TransportOptions transport;
+
+    @Option(names = "--port", paramLabel = "<port>", defaultValue = WebView.DEFAULT_PORT,
+            description = "TCP port on loopback (default: ${DEFAULT-VALUE}; 0: any free port).")
+    int port;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--port: port " + port + " is not in 0..65535");
+        }
+        if (from != null) {
+            FileArgs.readable("--from", from);
+        }
+        boolean offline = fabric != null || from != null;
+        FabricState state;
+        Sources.Live live;
+        try {
+            live = transport.live(offline);
+            state = Sources.open(fabric, from, live, null, line -> {
+                err.println("ibtwin web: " + line);
+                err.flush();
+            });
+        } catch (MadTransportException | QueryException e) {
+            err.println("ibtwin web: cannot read " + transport.target() + ": " + e.getMessage());
+            return DoctorCommand.UNREACHABLE;
+        }
+        String name = from != null ? from + " (saved outputs)" : live != null ? live.name() + " (scanned once)"
+                : state.source();
+        try (WebView view = WebView.serve(WebSource.fixed(name, state), port, "--port")) {
+            out.println("ibtwin web: " + name + ": " + state.shape());
+            view.announce(out);
+            Thread.currentThread().join();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,149 @@
+package org.ibtwin.web;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The map's graph, as cytoscape.js elements: switches (with their tier) and one rack per leaf for its hosts; the
+ * links between switches one edge each (bundled into one edge per switch pair on a big fabric), a rack's host links
+ * one edge to its leaf coloured by the worst of them. {@link #rack} gives a rack's hosts and links when the page
+ * expands it: a 16,384-host fabric is drawn as racks, not as 16,384 icons.
+ */
+final class MapGraph {
+    /** Above this many links between switches, the map draws one edge per switch pair. */
+    static final int BUNDLE_ABOVE = 1500;
+
+    private MapGraph() {
+    }
+
+    static Map<String, Object> of(FabricView v) {
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        Map<String, int[]> racks = new LinkedHashMap<>();
+        Map<String, String> rackName = new LinkedHashMap<>();
+        for (FabricView.NodeRow n : v.nodes()) {
+            if (n.type().equals("switch")) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("id", n.id());
+                d.put("label", n.name());
+                d.put("kind", "switch");
+                d.put("tier", n.tierName());
+                d.put("rank", n.tier());
+                d.put("guid", n.guid());
+                d.put("lids", n.lids());
+                nodes.add(Map.of("data", d));
+            } else if (!n.rack().isEmpty()) {
+                racks.computeIfAbsent(n.rack(), k -> new int[1])[0]++;
+                rackName.put(n.rack(), n.rackName());
+            }
+        }
+        Map<String, String> rackHealth = new LinkedHashMap<>();
+        Map<String, String> rackOfNode = new LinkedHashMap<>();
+        for (FabricView.NodeRow n : v.nodes()) {
+            if (!n.rack().isEmpty()) {
+                rackOfNode.put(n.id(), n.rack());
+            }
+        }
+        long switchLinks = v.links().stream().filter(FabricView.LinkRow::switchLink).count();
+        boolean bundle = switchLinks > BUNDLE_ABOVE;
+        List<Map<String, Object>> edges = new ArrayList<>();
+        Map<String, Map<String, Object>> bundles = new LinkedHashMap<>();
+        for (FabricView.LinkRow l : v.links()) {
+            if (!l.switchLink()) {
+                String rack = rackOfNode.containsKey(l.aNode()) ? rackOfNode.get(l.aNode()) : rackOfNode.get(l.bNode());
+                if (rack != null) {
+                    rackHealth.merge(rack, l.health(), Health::worse);
+                }
+                continue;
+            }
+            if (!bundle) {
+                edges.add(Map.of("data", edge(l)));
+                continue;
+            }
+            String key = l.aNode().compareTo(l.bNode()) < 0 ? l.aNode() + "|" + l.bNode() : l.bNode() + "|" + l.aNode();
+            Map<String, Object> b = bundles.get(key);
+            if (b == null) {
+                b = edge(l);
+                b.put("id", "B" + key);
+                b.put("count", 0);
+                b.put("links", new ArrayList<String>());
+                bundles.put(key, b);
+            }
+            b.put("count", (Integer) b.get("count") + 1);
+            @SuppressWarnings("unchecked")
+            List<String> ids = (List<String>) b.get("links");
+            ids.add(l.id());
+            b.put("health", Health.worse((String) b.get("health"), l.health()));
+            b.put("lanes", (Integer) b.get("lanes") + l.lanes());
+        }
+        for (Map<String, Object> b : bundles.values()) {
+            b.put("label", b.get("count") + " links");
+            edges.add(Map.of("data", b));
+        }
+        for (Map.Entry<String, int[]> e : racks.entrySet()) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("id", e.getKey());
+            d.put("label", "rack " + rackName.get(e.getKey()) + " (" + e.getValue()[0] + " hosts)");
+            d.put("kind", "rack");
+            d.put("tier", "host");
+            d.put("hosts", e.getValue()[0]);
+            d.put("leaf", e.getKey().substring(1));
+            d.put("health", rackHealth.getOrDefault(e.getKey(), Health.OK));
+            nodes.add(Map.of("data", d));
+            Map<String, Object> ed = new LinkedHashMap<>();
+            ed.put("id", "E" + e.getKey());
+            ed.put("source", e.getKey());
+            ed.put("target", e.getKey().substring(1));
+            ed.put("kind", "rack");
+            ed.put("health", rackHealth.getOrDefault(e.getKey(), Health.OK));
+            ed.put("lanes", 4);
+            edges.add(Map.of("data", ed));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("version", v.version());
+        m.put("bundled", bundle);
+        m.put("nodes", nodes);
+        m.put("edges", edges);
+        return m;
+    }
+
+    private static Map<String, Object> edge(FabricView.LinkRow l) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("id", l.id());
+        d.put("source", l.aNode());
+        d.put("target", l.bNode());
+        d.put("kind", "link");
+        d.put("label", l.name());
+        d.put("health", l.health());
+        d.put("lanes", l.lanes());
+        return d;
+    }
+
+    /** A rack's hosts (as children of the rack) and their links to the leaf. */
+    static Map<String, Object> rack(FabricView v, String rackId) {
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        List<Map<String, Object>> edges = new ArrayList<>();
+        Map<String, Boolean> in = new LinkedHashMap<>();
+        for (FabricView.NodeRow n : v.nodes()) {
+            if (n.rack().equals(rackId) && !n.type().equals("switch")) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("id", n.id());
+                d.put("label", n.name());
+                d.put("kind", "host");
+                d.put("tier", "host");
+                d.put("parent", rackId);
+                d.put("guid", n.guid());
+                d.put("lids", n.lids());
+                nodes.add(Map.of("data", d));
+                in.put(n.id(), true);
+            }
+        }
+        for (FabricView.LinkRow l : v.links()) {
+            if (!l.switchLink() && (in.containsKey(l.aNode()) || in.containsKey(l.bNode()))) {
+                edges.add(Map.of("data", edge(l)));
+            }
+        }
+        return Map.of("nodes", nodes, "edges", edges);
+    }
+}

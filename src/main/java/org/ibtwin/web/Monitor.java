@@ -1,0 +1,354 @@
+package org.ibtwin.web;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.ibtwin.doctor.Doctor;
+import org.ibtwin.doctor.FabricState;
+import org.ibtwin.doctor.Finding;
+import org.ibtwin.doctor.Report;
+import org.ibtwin.doctor.Thresholds;
+import org.ibtwin.lab.TrafficStatus;
+import org.ibtwin.model.Link;
+import org.ibtwin.model.Node;
+import org.ibtwin.model.Port;
+
+/**
+ * Watches a source: reads its state (on a thread of its own, every {@code period}, for a live source; once for a
+ * fixed one), keeps the latest {@link FabricView}, the counters' rates and the traffic's tier shares, and turns what
+ * changed into {@link Events} (a link going down, coming up, degrading). The one thread that reads the source.
+ */
+public final class Monitor implements AutoCloseable {
+    /** The tiers the traffic bars show, in order: tier of the sending port, tier of its peer. */
+    static final List<String> TIERS = List.of("host→leaf", "leaf→spine", "spine→core", "core→spine", "spine→leaf",
+            "leaf→host");
+    private static final int HISTORY = 240;
+    private static final int PORT_SERIES = 12;
+
+    private final WebSource source;
+    private final Events events;
+    private final long periodMillis;
+    private final Object lock = new Object();
+    private volatile FabricView view;
+    private volatile Map<String, Object> traffic = Map.of("running", false);
+    private FabricState state;
+    private Map<Port, long[]> lastCounters;
+    private double lastSeconds;
+    private final ArrayDeque<double[]> tierHistory = new ArrayDeque<>();
+    private final Map<String, ArrayDeque<double[]>> portHistory = new LinkedHashMap<>();
+    private long version;
+    private Report doctor;
+    private boolean doctorStale = true;
+    private long doctorAt;
+    /** The doctor's report is made again after a link changed, else at most this often (its counter checks). */
+    static final long DOCTOR_MILLIS = 10_000;
+    private Thread thread;
+    private volatile boolean stop;
+    private volatile long lastBuildMillis;
+
+    public Monitor(WebSource source, Events events, long periodMillis) {
+        this.source = source;
+        this.events = events;
+        this.periodMillis = periodMillis;
+        refresh();
+    }
+
+    /** Starts watching a live source on a thread of its own (a fixed source is read once, at construction). */
+    public Monitor start() {
+        if (source.live() && thread == null) {
+            thread = new Thread(this::loop, "ibtwin-web-monitor");
+            thread.setDaemon(true);
+            thread.start();
+        }
+        return this;
+    }
+
+    private void loop() {
+        while (!stop) {
+            try {
+                // a big fabric takes longer to read: never spend more than a quarter of the time reading it
+                Thread.sleep(Math.max(periodMillis, 3 * lastBuildMillis));
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                refresh();
+            } catch (RuntimeException e) {
+                events.add("source", "reading " + source.name() + " failed: " + e);
+            }
+        }
+    }
+
+    public WebSource source() {
+        return source;
+    }
+
+    public FabricView view() {
+        return view;
+    }
+
+    /** The traffic page's data: running, the engine's status, tier shares (now and their history), top ports. */
+    public Map<String, Object> traffic() {
+        return traffic;
+    }
+
+    /** Reads the source again, builds the view and emits what changed. */
+    public void refresh() {
+        synchronized (lock) {
+            long t0 = System.nanoTime();
+            FabricState s = source.state();
+            Map<Port, double[]> rates = rates(s);
+            FabricView before = view;
+            FabricView v = FabricView.of(source.name(), source.live(), s, before, version + 1, rates);
+            boolean changed = before == null;
+            if (before != null) {
+                for (FabricView.LinkRow l : v.links()) {
+                    FabricView.LinkRow o = before.link(l.id());
+                    String was = o == null ? "new" : o.health();
+                    if (!was.equals(l.health()) && !(isRate(was) && isRate(l.health()))) {
+                        changed = true;
+                        Map<String, Object> d = new LinkedHashMap<>();
+                        d.put("health", l.health());
+                        d.put("was", was);
+                        d.put("why", l.why());
+                        events.add("link", String.format(Locale.ROOT, "%s: %s (was %s)", l.name(),
+                                l.why().getFirst(), was), l.id(), d);
+                    }
+                }
+            }
+            state = s;
+            version = v.version();
+            view = v;
+            traffic = trafficView(s, rates, v);
+            if (changed) {
+                doctorStale = true;
+            }
+            lastBuildMillis = (System.nanoTime() - t0) / 1_000_000;
+        }
+    }
+
+    private static boolean isRate(String health) {
+        return health.equals(Health.OK) || health.equals(Health.CONGESTED);
+    }
+
+    /** Per port {txGbps, share of the link's data rate, PortXmitWait a second} since the last read. */
+    private Map<Port, double[]> rates(FabricState s) {
+        Map<Port, long[]> now = source.xmitCounters();
+        if (now == null) {
+            return null;
+        }
+        double t = source.seconds();
+        Map<Port, double[]> out = new IdentityHashMap<>();
+        double dt = t - lastSeconds;
+        if (lastCounters != null && dt > 0) {
+            for (Map.Entry<Port, long[]> e : now.entrySet()) {
+                long[] was = lastCounters.get(e.getKey());
+                if (was == null) {
+                    continue;
+                }
+                double gbps = Math.max(0, e.getValue()[0] - was[0]) * 32.0 / dt / 1e9;
+                double wait = Math.max(0, e.getValue()[1] - was[1]) / dt;
+                Link l = e.getKey().link();
+                double cap = l == null ? 0 : l.dataGbps();
+                if (gbps > 0 || wait > 0) {
+                    out.put(e.getKey(), new double[] {gbps, cap > 0 ? gbps / cap : 0, wait});
+                }
+            }
+        }
+        if (lastCounters == null || dt > 0) {
+            lastCounters = now;
+            lastSeconds = t;
+        }
+        return out;
+    }
+
+    /** The tier of a port's direction: "leaf→spine" ({@link #TIERS}), null for a port without a link. */
+    static String direction(FabricState s, Port p) {
+        Port r = p.remote();
+        if (r == null) {
+            return null;
+        }
+        return FabricView.tierName(s.rank(p.node())) + "→" + FabricView.tierName(s.rank(r.node()));
+    }
+
+    private Map<String, Object> trafficView(FabricState s, Map<Port, double[]> rates, FabricView v) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        TrafficStatus ts = source.traffic();
+        m.put("available", rates != null);
+        m.put("running", ts != null && ts.running());
+        m.put("seconds", source.live() ? source.seconds() : 0);
+        if (rates == null) {
+            return m;
+        }
+        Map<String, double[]> tiers = new LinkedHashMap<>();
+        for (String t : TIERS) {
+            tiers.put(t, new double[3]);
+        }
+        for (Node n : s.fabric().nodes()) {
+            for (int p = 1; p <= n.numPorts(); p++) {
+                Port port = n.port(p);
+                Link l = port.link();
+                String d = direction(s, port);
+                if (d == null || l == null || !l.isUp()) {
+                    continue;
+                }
+                double[] t = tiers.computeIfAbsent(d, k -> new double[3]);
+                double[] r = rates.get(port);
+                t[0] += l.dataGbps();
+                if (r != null) {
+                    t[1] += r[0];
+                    if (r[2] > 0) {
+                        t[2] += r[0];
+                    }
+                }
+            }
+        }
+        List<Map<String, Object>> bars = new ArrayList<>();
+        double[] sample = new double[1 + 2 * TIERS.size()];
+        sample[0] = source.seconds();
+        int i = 0;
+        for (Map.Entry<String, double[]> e : tiers.entrySet()) {
+            double[] t = e.getValue();
+            if (t[0] == 0) {
+                i++;
+                continue;
+            }
+            Map<String, Object> b = new LinkedHashMap<>();
+            b.put("tier", e.getKey());
+            b.put("capacityGbps", t[0]);
+            b.put("txGbps", t[1]);
+            b.put("congestedGbps", t[2]);
+            b.put("txShare", t[1] / t[0]);
+            b.put("congestedShare", t[2] / t[0]);
+            bars.add(b);
+            if (i < TIERS.size()) {
+                sample[1 + 2 * i] = t[1] / t[0];
+                sample[2 + 2 * i] = t[2] / t[0];
+            }
+            i++;
+        }
+        m.put("tiers", bars);
+        boolean moving = rates.values().stream().anyMatch(r -> r[0] > 0);
+        if (moving) {
+            tierHistory.addLast(sample);
+            if (tierHistory.size() > HISTORY) {
+                tierHistory.removeFirst();
+            }
+        }
+        List<FabricView.PortRow> busiest = new ArrayList<>();
+        for (FabricView.PortRow r : v.ports()) {
+            if (r.txGbps() > 0 || r.waitPerSecond() > 0) {
+                busiest.add(r);
+            }
+        }
+        busiest.sort((a, b) -> a.waitPerSecond() != b.waitPerSecond() ? Double.compare(b.waitPerSecond(),
+                a.waitPerSecond()) : Double.compare(b.txGbps(), a.txGbps()));
+        List<Map<String, Object>> top = new ArrayList<>();
+        for (FabricView.PortRow r : busiest.subList(0, Math.min(10, busiest.size()))) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("port", r.node() + "/" + r.port());
+            o.put("id", r.id());
+            o.put("linkId", r.linkId());
+            o.put("txGbps", r.txGbps());
+            o.put("txShare", r.txShare());
+            o.put("waitPerSecond", r.waitPerSecond());
+            top.add(o);
+            String key = r.node() + "/" + r.port();
+            if (moving && (portHistory.containsKey(key) || portHistory.size() < PORT_SERIES)) {
+                portHistory.computeIfAbsent(key, k -> new ArrayDeque<>());
+            }
+        }
+        m.put("top", top);
+        if (moving) {
+            Map<String, FabricView.PortRow> byName = new HashMap<>();
+            for (FabricView.PortRow r : v.ports()) {
+                if (portHistory.containsKey(r.node() + "/" + r.port())) {
+                    byName.put(r.node() + "/" + r.port(), r);
+                }
+            }
+            for (Map.Entry<String, ArrayDeque<double[]>> e : portHistory.entrySet()) {
+                FabricView.PortRow r = byName.get(e.getKey());
+                e.getValue().addLast(new double[] {sample[0], r == null ? 0 : r.txGbps()});
+                if (e.getValue().size() > HISTORY) {
+                    e.getValue().removeFirst();
+                }
+            }
+        }
+        m.put("history", List.copyOf(tierHistory));
+        Map<String, Object> ph = new LinkedHashMap<>();
+        portHistory.forEach((k, q) -> ph.put(k, List.copyOf(q)));
+        m.put("portHistory", ph);
+        m.put("historyColumns", TIERS);
+        if (ts != null) {
+            m.put("pattern", ts.pattern());
+            m.put("aggregateGbps", ts.aggregateGbps());
+            m.put("flows", ts.collective() != null ? ts.collective().pairs() : ts.flows().size());
+            m.put("unrouted", ts.unrouted());
+            m.put("events", ts.events());
+        }
+        return m;
+    }
+
+    /**
+     * The doctor's report on the state now: made again after a link's health changed, else when older than
+     * {@value #DOCTOR_MILLIS} ms of a live source.
+     */
+    public Report doctor() {
+        synchronized (lock) {
+            if (doctor == null || doctorStale
+                    || (source.live() && System.currentTimeMillis() - doctorAt > DOCTOR_MILLIS)) {
+                FabricState s = source.live() ? source.state() : state;
+                doctor = Doctor.examine(s, new Thresholds());
+                doctorStale = false;
+                doctorAt = System.currentTimeMillis();
+            }
+            return doctor;
+        }
+    }
+
+    /** The map elements a finding is about: the links and nodes its place names. */
+    public static List<String> targets(FabricView v, Finding f) {
+        List<String> out = new ArrayList<>();
+        String where = f.where();
+        for (FabricView.LinkRow l : v.links()) {
+            if (where.contains(l.name()) || where.contains(l.b() + " <-> " + l.a())) {
+                out.add(l.id());
+            }
+        }
+        if (out.isEmpty()) {
+            for (FabricView.NodeRow n : v.nodes()) {
+                if (where.equals(n.name()) || where.startsWith(n.name() + "/") || where.startsWith(n.name() + " ")
+                        || where.startsWith(n.name() + ":")) {
+                    out.add(n.id());
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            for (FabricView.PortRow p : v.ports()) {
+                if (where.contains(p.node() + "/" + p.port()) && !p.linkId().isEmpty()) {
+                    out.add(p.linkId());
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        stop = true;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

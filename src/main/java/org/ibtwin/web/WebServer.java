@@ -1,0 +1,353 @@
+package org.ibtwin.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.ibtwin.doctor.Finding;
+import org.ibtwin.doctor.Report;
+import org.webjars.WebJarVersionLocator;
+
+/**
+ * The web view's server: the JDK's HTTP server on loopback, the pages and the WebJars' scripts from the classpath,
+ * the JSON API under {@code /api/} (Jackson) and the events as server-sent events on {@code /api/events/stream}.
+ * Every request only reads: the {@link Monitor}'s latest {@link FabricView}, its traffic figures, the doctor's
+ * report, the {@link Events}.
+ */
+public final class WebServer implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long KEEPALIVE_SECONDS = 15;
+    private final Monitor monitor;
+    private final Events events;
+    private final HttpServer http;
+    private final ExecutorService pool;
+    private final WebJarVersionLocator webjars = new WebJarVersionLocator();
+    private volatile boolean closing;
+
+    private WebServer(Monitor monitor, Events events, HttpServer http, ExecutorService pool) {
+        this.monitor = monitor;
+        this.events = events;
+        this.http = http;
+        this.pool = pool;
+    }
+
+    /**
+     * Serves {@code monitor}'s source on loopback at {@code port} (0: any free port).
+     *
+     * @throws IllegalArgumentException when the port cannot be bound (one line: "port 8070 of 127.0.0.1: ...")
+     */
+    public static WebServer start(Monitor monitor, Events events, int port) throws IOException {
+        HttpServer http;
+        try {
+            http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+        } catch (java.net.BindException e) {
+            throw new IllegalArgumentException("port " + port + " of 127.0.0.1: " + e.getMessage(), e);
+        }
+        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+        http.setExecutor(pool);
+        WebServer s = new WebServer(monitor, events, http, pool);
+        http.createContext("/", s::handle);
+        http.start();
+        return s;
+    }
+
+    /** The page's address: {@code http://127.0.0.1:PORT/}. */
+    public String url() {
+        InetSocketAddress a = http.getAddress();
+        return "http://" + a.getAddress().getHostAddress() + ":" + a.getPort() + "/";
+    }
+
+    public int port() {
+        return http.getAddress().getPort();
+    }
+
+    private void handle(HttpExchange x) throws IOException {
+        try (x) {
+            String path = x.getRequestURI().getPath();
+            if (!x.getRequestMethod().equals("GET") && !x.getRequestMethod().equals("HEAD")) {
+                send(x, 405, "text/plain", "the web view only reads: GET\n".getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            if (path.equals("/") || path.equals("/index.html")) {
+                resource(x, "org/ibtwin/web/app/index.html");
+            } else if (path.startsWith("/app/") && !path.contains("..")) {
+                resource(x, "org/ibtwin/web/app/" + path.substring(5));
+            } else if (path.startsWith("/webjars/") && !path.contains("..")) {
+                String rest = path.substring("/webjars/".length());
+                int slash = rest.indexOf('/');
+                String full = slash < 0 ? null : webjars.fullPath(rest.substring(0, slash), rest.substring(slash + 1));
+                if (full == null) {
+                    notFound(x);
+                } else {
+                    resource(x, full);
+                }
+            } else if (path.startsWith("/api/")) {
+                api(x, path.substring(5), query(x.getRequestURI()));
+            } else {
+                notFound(x);
+            }
+        } catch (IOException e) {
+            // the browser went away
+        } catch (RuntimeException e) {
+            try {
+                send(x, 500, "text/plain", ("error: " + e + "\n").getBytes(StandardCharsets.UTF_8));
+            } catch (IOException ignored) {
+                // the browser went away
+            }
+        }
+    }
+
+    private void api(HttpExchange x, String what, Map<String, String> q) throws IOException {
+        FabricView v = monitor.view();
+        switch (what) {
+            case "fabric" -> json(x, fabric(v));
+            case "map" -> json(x, MapGraph.of(v));
+            case "map/rack" -> json(x, MapGraph.rack(v, q.getOrDefault("id", "")));
+            case "node" -> {
+                FabricView.NodeRow n = v.node(q.getOrDefault("id", ""));
+                if (n == null) {
+                    notFound(x);
+                    return;
+                }
+                json(x, node(v, n));
+            }
+            case "link" -> {
+                FabricView.LinkRow l = v.link(q.getOrDefault("id", ""));
+                if (l == null) {
+                    notFound(x);
+                    return;
+                }
+                json(x, link(v, l));
+            }
+            case "doctor" -> json(x, doctor(v));
+            case "events" -> json(x, events.since(parseLong(q.get("since"))));
+            case "events/stream" -> stream(x);
+            case "traffic" -> json(x, monitor.traffic());
+            default -> table(x, what, q);
+        }
+    }
+
+    private void table(HttpExchange x, String what, Map<String, String> q) throws IOException {
+        boolean csv = what.endsWith(".csv");
+        String name = csv ? what.substring(0, what.length() - 4) : what;
+        Tables.Table<?> t = Tables.ALL.get(name);
+        if (t == null) {
+            notFound(x);
+            return;
+        }
+        List<List<Object>> rows = Tables.filter(t, monitor.view(), q.get("q"));
+        if (csv) {
+            x.getResponseHeaders().set("Content-Disposition", "attachment; filename=\"ibtwin-" + name + ".csv\"");
+            send(x, 200, "text/csv; charset=utf-8", Tables.csv(rows).getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        int limit = (int) Math.min(Integer.MAX_VALUE, q.containsKey("limit") ? parseLong(q.get("limit")) : 1000);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("table", name);
+        m.put("columns", rows.getFirst());
+        m.put("total", rows.size() - 1);
+        m.put("rows", rows.subList(1, Math.min(rows.size(), 1 + Math.max(0, limit))));
+        json(x, m);
+    }
+
+    private static Map<String, Object> fabric(FabricView v) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("source", v.source());
+        m.put("live", v.live());
+        m.put("shape", v.shape());
+        m.put("version", v.version());
+        m.put("time", v.time());
+        m.put("switches", v.nodes().stream().filter(n -> n.type().equals("switch")).count());
+        m.put("hosts", v.nodes().stream().filter(n -> !n.type().equals("switch")).count());
+        m.put("links", v.links().size());
+        Map<String, Long> health = new LinkedHashMap<>();
+        for (FabricView.LinkRow l : v.links()) {
+            health.merge(l.health(), 1L, Long::sum);
+        }
+        m.put("linkHealth", health);
+        return m;
+    }
+
+    private Map<String, Object> node(FabricView v, FabricView.NodeRow n) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("node", n);
+        List<FabricView.PortRow> ports = new ArrayList<>();
+        for (FabricView.PortRow p : v.ports()) {
+            if (p.nodeId().equals(n.id())) {
+                ports.add(p);
+            }
+        }
+        m.put("ports", ports);
+        m.put("findings", findingsAbout(v, n.id()));
+        return m;
+    }
+
+    private Map<String, Object> link(FabricView v, FabricView.LinkRow l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("link", l);
+        List<FabricView.PortRow> ends = new ArrayList<>();
+        for (FabricView.PortRow p : v.ports()) {
+            if (p.linkId().equals(l.id())) {
+                ends.add(p);
+            }
+        }
+        m.put("ports", ends);
+        for (FabricView.CableRow c : v.cables()) {
+            if (c.linkId().equals(l.id())) {
+                m.put("cable", c);
+            }
+        }
+        m.put("findings", findingsAbout(v, l.id()));
+        return m;
+    }
+
+    private List<Map<String, Object>> findingsAbout(FabricView v, String id) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Finding f : monitor.doctor().findings()) {
+            if (Monitor.targets(v, f).contains(id)) {
+                out.add(Map.of("id", f.id(), "severity", f.severity().label(), "title", f.title()));
+            }
+        }
+        return out;
+    }
+
+    private Map<String, Object> doctor(FabricView v) {
+        Report r = monitor.doctor();
+        Map<String, Object> m = r.toJson();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> fs = (List<Map<String, Object>>) m.get("findings");
+        for (int i = 0; i < fs.size(); i++) {
+            fs.get(i).put("targets", Monitor.targets(v, r.findings().get(i)));
+        }
+        return m;
+    }
+
+    /** Server-sent events: what was kept after Last-Event-ID (or nothing), then each event as it comes. */
+    private void stream(HttpExchange x) throws IOException {
+        LinkedBlockingQueue<Events.Event> q = events.subscribe();
+        try {
+            x.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            x.getResponseHeaders().set("Cache-Control", "no-cache");
+            x.sendResponseHeaders(200, 0);
+            OutputStream out = x.getResponseBody();
+            out.write("retry: 1000\n\n".getBytes(StandardCharsets.UTF_8));
+            String last = x.getRequestHeaders().getFirst("Last-Event-ID");
+            long sent = 0;
+            if (last != null) {
+                for (Events.Event e : events.since(parseLong(last))) {
+                    write(out, e);
+                    sent = e.seq();
+                }
+            }
+            out.flush();
+            while (!closing) {
+                Events.Event e;
+                try {
+                    e = q.poll(KEEPALIVE_SECONDS, TimeUnit.SECONDS);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+                if (e == null) {
+                    out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
+                } else if (e.seq() > sent) {
+                    write(out, e);
+                }
+                out.flush();
+            }
+        } finally {
+            events.unsubscribe(q);
+        }
+    }
+
+    private static void write(OutputStream out, Events.Event e) throws IOException {
+        String s = "id: " + e.seq() + "\nevent: " + e.kind() + "\ndata: " + JSON.writeValueAsString(e) + "\n\n";
+        out.write(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void json(HttpExchange x, Object o) throws IOException {
+        send(x, 200, "application/json; charset=utf-8", JSON.writeValueAsBytes(o));
+    }
+
+    private static void notFound(HttpExchange x) throws IOException {
+        send(x, 404, "text/plain", "not found\n".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange x, int code, String type, byte[] body) throws IOException {
+        x.getResponseHeaders().set("Content-Type", type);
+        x.getResponseHeaders().set("Cache-Control", "no-store");
+        if (x.getRequestMethod().equals("HEAD")) {
+            x.sendResponseHeaders(code, -1);
+            return;
+        }
+        x.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
+        x.getResponseBody().write(body);
+    }
+
+    private static void resource(HttpExchange x, String name) throws IOException {
+        try (InputStream in = WebServer.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                notFound(x);
+                return;
+            }
+            send(x, 200, type(name), in.readAllBytes());
+        }
+    }
+
+    private static String type(String name) {
+        if (name.endsWith(".html")) {
+            return "text/html; charset=utf-8";
+        } else if (name.endsWith(".js") || name.endsWith(".mjs")) {
+            return "text/javascript; charset=utf-8";
+        } else if (name.endsWith(".css")) {
+            return "text/css; charset=utf-8";
+        } else if (name.endsWith(".svg")) {
+            return "image/svg+xml";
+        }
+        return "application/octet-stream";
+    }
+
+    private static Map<String, String> query(URI u) {
+        Map<String, String> m = new LinkedHashMap<>();
+        String raw = u.getRawQuery();
+        if (raw == null) {
+            return m;
+        }
+        for (String kv : raw.split("&")) {
+            int eq = kv.indexOf('=');
+            String k = URLDecoder.decode(eq < 0 ? kv : kv.substring(0, eq), StandardCharsets.UTF_8);
+            String val = eq < 0 ? "" : URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
+            m.put(k, val);
+        }
+        return m;
+    }
+
+    private static long parseLong(String s) {
+        try {
+            return s == null ? 0 : Long.parseLong(s.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        http.stop(0);
+        pool.shutdownNow();
+    }
+}
