@@ -1,11 +1,11 @@
 package org.ibtwin.diag;
 
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Locale;
 import org.ibtwin.format.NodeNameMap;
+import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.mad.Printer;
+import org.ibtwin.model.NodeType;
 
 /**
  * What ibnetdiscover and iblinkinfo print for a {@link NetFabric}, line for line as infiniband-diags 44 prints it:
@@ -13,8 +13,6 @@ import org.ibtwin.mad.Printer;
  * -R), and iblinkinfo's per-port lines (tree and -l line mode, -d, -p), with its "Could be" hints.
  */
 public final class NetOutputs {
-    private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy",
-            Locale.ROOT);
     private static final int STATE_DOWN = 1;
 
     private final NodeNameMap names;
@@ -65,29 +63,18 @@ public final class NetOutputs {
         };
     }
 
-    /** "S-0002c90300000001" in quotes, as ibnetdiscover names nodes. */
-    static String nodeId(NetNode n) {
-        char t = switch (n.type()) {
-            case NetNode.SWITCH -> 'S';
-            case NetNode.CA -> 'H';
-            case NetNode.ROUTER -> 'R';
-            default -> '?';
-        };
-        return String.format("\"%c-%016x\"", t, n.guid());
-    }
-
     /**
      * The topology as ibnetdiscover writes it; {@code group} (-g) for a fabric without chassis (see
      * {@link #chassisNodes}): every node under "Non-Chassis Nodes".
      */
     public void topology(NetFabric f, ZonedDateTime when, boolean full, boolean reportMaxHops, boolean group,
                          StringBuilder out) {
-        out.append("#\n# Topology file: generated on ").append(CTIME.format(when)).append("\n#\n");
+        TopologyWriter.header(when, out);
         if (reportMaxHops) {
             out.append("# Reported max hops discovered: ").append(f.maxHopsDiscovered())
                     .append("\n# Total MADs used: ").append(f.smps()).append('\n');
         }
-        out.append(String.format("# Initiated from node %016x port %016x%n", f.from().guid(), f.from().portGuid()));
+        TopologyWriter.origin(f.from().guid(), f.from().portGuid(), out);
         if (group) {
             out.append("\nNon-Chassis Nodes\n");
         }
@@ -136,44 +123,30 @@ public final class NetOutputs {
         return out;
     }
 
-    private static void ids(NetNode n, String prefix, StringBuilder out) {
-        out.append('\n').append(prefix).append("vendid=0x").append(Integer.toHexString(n.vendorId())).append('\n');
-        out.append(prefix).append("devid=0x").append(Integer.toHexString(n.deviceId())).append('\n');
-        long sys = n.systemImageGuid();
-        if (sys != 0) {
-            out.append(prefix).append("sysimgguid=0x").append(Long.toHexString(sys)).append('\n');
-        }
-    }
-
     /** The switch's id lines and its "Switch ..." line, without the final newline (diff adds to it). */
     void switchRecord(NetNode n, String prefix, boolean group, StringBuilder out) {
-        ids(n, prefix, out);
-        out.append(prefix).append("switchguid=0x").append(Long.toHexString(n.guid())).append('(')
-                .append(Long.toHexString(n.portGuid())).append(')').append(group ? "\t# \n" : "\n");
+        TopologyWriter.ids(prefix, n.vendorId(), n.deviceId(), n.systemImageGuid(), out);
+        TopologyWriter.guidLine(prefix, NodeType.SWITCH, n.guid(), n.portGuid(), group, out);
         switchDetail(n, prefix, out);
     }
 
     void switchDetail(NetNode n, String prefix, StringBuilder out) {
-        out.append(prefix).append("Switch\t").append(n.numPorts()).append(' ').append(nodeId(n)).append("\t\t# \"")
-                .append(name(n)).append("\" ").append(n.enhancedPort0() ? "enhanced" : "base").append(" port 0 lid ")
-                .append(n.smaLid()).append(" lmc ").append(n.smaLmc());
+        TopologyWriter.switchLine(prefix, n.numPorts(), n.guid(), name(n), n.enhancedPort0(), n.smaLid(), n.smaLmc(),
+                out);
     }
 
     void caRecord(NetNode n, String prefix, StringBuilder out) {
-        ids(n, prefix, out);
-        out.append(prefix).append(n.type() == NetNode.ROUTER ? "rt" : n.type() == NetNode.CA ? "ca" : "???")
-                .append("guid=0x").append(Long.toHexString(n.guid())).append('\n');
+        TopologyWriter.ids(prefix, n.vendorId(), n.deviceId(), n.systemImageGuid(), out);
+        TopologyWriter.guidLine(prefix, NodeType.ofCode(n.type()), n.guid(), 0, false, out);
         caDetail(n, prefix, out);
     }
 
     void caDetail(NetNode n, String prefix, StringBuilder out) {
-        out.append(prefix).append(n.type() == NetNode.ROUTER ? "Rt" : n.type() == NetNode.CA ? "Ca" : "???")
-                .append('\t').append(n.numPorts()).append(' ').append(nodeId(n)).append("\t\t# \"")
-                .append(NodeNameMap.clean(n.description())).append('"');
+        TopologyWriter.caLine(prefix, NodeType.ofCode(n.type()), n.numPorts(), n.guid(),
+                NodeNameMap.clean(n.description()), out);
     }
 
     void switchPort(NetPort port, boolean full, String prefix, StringBuilder out) {
-        NetPort r = port.remote();
         int width = port.widthActive();
         int speed = port.speedActive();
         int espeed;
@@ -183,37 +156,21 @@ public final class NetOutputs {
         } else {
             espeed = port.speedExtActive();
         }
-        out.append(prefix).append('[').append(port.number()).append(']');
-        out.append('\t').append(nodeId(r.node())).append('[').append(r.number()).append(']');
-        if (!r.node().isSwitch()) {
-            out.append('(').append(Long.toHexString(r.guid())).append(") ");
-        }
-        out.append("\t\t# \"").append(name(r.node())).append("\" lid ")
-                .append(r.node().isSwitch() ? r.node().smaLid() : r.baseLid()).append(' ')
-                .append(widthCompat(width)).append(speedCompat(speed, espeed, port.fdr10()));
-        if (full) {
-            out.append(" s=").append(speed).append(" w=").append(width).append(" v=").append(port.get(NetPort.VL_CAP));
-        }
-        out.append('\n');
+        portLine(port, full, width, speed, espeed, prefix, out);
     }
 
     void caPort(NetPort port, boolean full, String prefix, StringBuilder out) {
+        portLine(port, full, port.widthActive(), port.speedActive(), port.speedExtActive(), prefix, out);
+    }
+
+    private void portLine(NetPort port, boolean full, int width, int speed, int espeed, String prefix,
+                          StringBuilder out) {
         NetPort r = port.remote();
-        int width = port.widthActive();
-        int speed = port.speedActive();
-        int espeed = port.speedExtActive();
-        out.append(prefix).append('[').append(port.number()).append(']');
-        if (!port.node().isSwitch()) {
-            out.append('(').append(Long.toHexString(port.guid())).append(") ");
-        }
-        out.append('\t').append(nodeId(r.node())).append('[').append(r.number()).append(']');
-        if (!r.node().isSwitch()) {
-            out.append(" (").append(Long.toHexString(r.guid())).append(") ");
-        }
-        out.append("\t\t# lid ").append(port.baseLid()).append(" lmc ").append(port.lmc()).append(" \"")
-                .append(name(r.node())).append("\" lid ")
-                .append(r.node().isSwitch() ? r.node().smaLid() : r.baseLid()).append(' ')
-                .append(widthCompat(width)).append(speedCompat(speed, espeed, port.fdr10()));
+        NetNode rn = r.node();
+        TopologyWriter.portLine(prefix, port.node().isSwitch(), port.number(), port.guid(), port.baseLid(),
+                port.lmc(), NodeType.ofCode(rn.type()), rn.guid(), r.number(), r.guid(), name(rn),
+                rn.isSwitch() ? rn.smaLid() : r.baseLid(), widthCompat(width) + speedCompat(speed, espeed,
+                        port.fdr10()), out);
         if (full) {
             out.append(" s=").append(speed).append(" w=").append(width).append(" v=").append(port.get(NetPort.VL_CAP));
         }
