@@ -165,6 +165,10 @@ public final class NetDiscovery {
                     + " of " + node.numPorts());
             return;
         }
+        if (!isNew && remNode != null && (node.type() != (int) NetNode.NI_TYPE.get(ni, 0)
+                || node.numPorts() != (int) NetNode.NI_PORTS.get(ni, 0))) {
+            fabric.clash(new NetFabric.Clash(node, path, remNode.ports[remPort]));
+        }
         NetPort port = node.ports[portNum];
         // a CA or router port is reached once, from the one port its cable leads to: reached again, the way out of
         // it led back into the same node (a port cabled to itself, or a fabric that answers every route alike), and
@@ -185,6 +189,9 @@ public final class NetDiscovery {
             fabric.fromPort = portNum;
         } else {
             NetPort rp = remNode.ports[remPort];
+            if ((port.remote != null && port.remote != rp) || (rp.remote != null && rp.remote != port)) {
+                fabric.rewire(new NetFabric.Rewire(port, rp, port.remote != null ? port.remote : rp.remote));
+            }
             if (port.remote != null) {
                 port.remote.remote = null;
             }

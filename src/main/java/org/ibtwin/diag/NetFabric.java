@@ -18,6 +18,8 @@ public final class NetFabric {
     private final Map<Long, NetNode> byGuid = new HashMap<>();
     private final Map<Long, NetPort> byPortGuid = new HashMap<>();
     private final Map<Integer, NetPort> byLid = new HashMap<>();
+    private final List<Clash> clashes = new ArrayList<>();
+    private final List<Rewire> rewires = new ArrayList<>();
     NetNode from;
     int fromPort;
     int maxHops;
@@ -130,5 +132,37 @@ public final class NetFabric {
     private static boolean first(NetPort p, NetPort r) {
         int c = Long.compareUnsigned(p.node().guid(), r.node().guid());
         return c < 0 || (c == 0 && p.number() < r.number());
+    }
+
+    /**
+     * A GUID that answered at {@code path}, reached out of {@code from}, as another device than the node first seen
+     * with it (NodeInfo's type or port count differ): two devices share it. The walk linked them as one.
+     */
+    public record Clash(NetNode known, byte[] path, NetPort from) {
+    }
+
+    /**
+     * Port {@code reached}, reached out of {@code from}, was cabled to {@code before} already: two devices share its
+     * node's GUID. The walk keeps the newer link.
+     */
+    public record Rewire(NetPort reached, NetPort from, NetPort before) {
+    }
+
+    void clash(Clash c) {
+        clashes.add(c);
+    }
+
+    void rewire(Rewire r) {
+        rewires.add(r);
+    }
+
+    /** The GUIDs seen answering as two devices, in the order met. */
+    public List<Clash> clashes() {
+        return clashes;
+    }
+
+    /** The ports seen cabled to two neighbours, in the order met. */
+    public List<Rewire> rewires() {
+        return rewires;
     }
 }

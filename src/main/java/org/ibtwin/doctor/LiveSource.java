@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -13,6 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.ibtwin.diag.MadQuery;
+import org.ibtwin.diag.NetDiscovery;
+import org.ibtwin.diag.NetFabric;
+import org.ibtwin.diag.NetNode;
+import org.ibtwin.diag.NetPort;
 import org.ibtwin.diag.QueryException;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Layout;
@@ -35,9 +38,9 @@ import org.ibtwin.model.PortState;
 import org.ibtwin.transport.MadTransport;
 
 /**
- * Builds a {@link FabricState} over MADs, as the diagnostic tools see a fabric: a breadth-first walk by directed
- * route from the port the transport is attached at (NodeInfo, NodeDescription, SwitchInfo, PortInfo of every
- * port), then the ports' P_Key tables, the SMs (SMInfo of every port whose CapabilityMask says IsSM), the
+ * Builds a {@link FabricState} over MADs, as the diagnostic tools see a fabric: their walk ({@link NetDiscovery}:
+ * NodeInfo, NodeDescription, SwitchInfo, PortInfo by directed route from the port the transport is attached at),
+ * the nodes listed breadth first from there, the PortInfo of every CA port the walk did not reach asked too, then the ports' P_Key tables, the SMs (SMInfo of every port whose CapabilityMask says IsSM), the
  * switches' linear forwarding tables, and the PMA counters of every linked port (twice, {@code interval} apart,
  * when asked). A port's capabilities are what its device supports when the device catalog knows it (as for a
  * topology dump), else what its PortInfo says it supports; links are judged against those, as iblinkinfo's
@@ -48,6 +51,7 @@ public final class LiveSource {
     private static final int CAP_HAS_EXT_SPEEDS = 0x4000;
     private static final Layout PI = SmpAttributes.PORT_INFO;
 
+    private final MadTransport t;
     private final MadQuery q;
     private final Consumer<String> progress;
     private final Clock clock;
@@ -57,6 +61,7 @@ public final class LiveSource {
     private final List<String> duplicates = new ArrayList<>();
 
     private LiveSource(MadTransport t, Consumer<String> progress, Clock clock) {
+        this.t = t;
         this.q = new MadQuery(t).timeout(Duration.ofMillis(500)).attempts(2);
         this.progress = progress;
         this.clock = clock;
@@ -99,68 +104,90 @@ public final class LiveSource {
 
     // ------------------------------------------------------------------------------------------------ the walk
 
-    private record Seen(Node node, int[] path) {
-    }
-
     private void walk() {
-        ArrayDeque<Seen> queue = new ArrayDeque<>();
-        int[] root = {0};
-        byte[] ni = q.smpGet(PortId.directed(root), AttributeIds.NODE_INFO, 0);
-        Node first = newNode(ni, root);
-        queue.add(new Seen(first, root));
+        NetFabric net;
+        try {
+            net = NetDiscovery.discover(t, NetDiscovery.Config.defaults().withTimeout(Duration.ofMillis(500))
+                    .withRetries(1).withMlnxExtPortInfo(false));
+        } catch (NetDiscovery.Failed e) {
+            q.smpGet(PortId.directed(0), AttributeIds.NODE_INFO, 0);     // says why, as a query does
+            throw new QueryException(QueryException.Kind.TIMEOUT, 0, e.getMessage(), null);
+        }
+        java.util.Set<NetPort> clashed = new java.util.HashSet<>();
+        net.clashes().forEach(c -> clashed.add(c.from()));
+        // breadth first from the attached node, ports in order, as the doctor has always listed the fabric
+        NetNode first = net.from();
+        List<NetNode> order = new ArrayList<>(List.of(first));
+        Map<NetNode, Integer> index = new HashMap<>(Map.of(first, 0));
         List<int[]> pending = new ArrayList<>();     // {node index, port, remote node index, remote port}
-        List<Node> order = new ArrayList<>();
-        order.add(first);
-        while (!queue.isEmpty()) {
-            Seen cur = queue.poll();
-            Node n = cur.node();
-            boolean forwards = n.isSwitch() || cur.path().length == 1;
-            for (int p = n.isSwitch() ? 0 : 1; p <= n.numPorts(); p++) {
-                byte[] pi;
-                try {
-                    pi = q.smpGet(PortId.directed(cur.path()), AttributeIds.PORT_INFO, p);
-                } catch (QueryException e) {
+        for (int i = 0; i < order.size(); i++) {
+            NetNode n = order.get(i);
+            if (!n.isSwitch() && n != first) {
+                continue;
+            }
+            for (int p = 1; p <= n.numPorts(); p++) {
+                NetPort np = n.port(p);
+                if (np == null || np.remote() == null || clashed.contains(np)) {
                     continue;
                 }
-                portInfo.put(n.port(p), pi);
-                if (p == 0 || !forwards) {
-                    continue;
+                NetNode r = np.remote().node();
+                if (!index.containsKey(r)) {
+                    index.put(r, order.size());
+                    order.add(r);
                 }
-                int phys = (int) PI.get(pi, 0, "PhysLinkState");
-                if (phys != PhysState.LINK_UP.code()) {
-                    continue;
-                }
-                int[] next = Arrays.copyOf(cur.path(), cur.path().length + 1);
-                next[next.length - 1] = p;
-                if (next.length - 1 > MadQuery.MAX_HOPS) {
-                    continue;
-                }
-                byte[] rni;
-                try {
-                    rni = q.smpGet(PortId.directed(next), AttributeIds.NODE_INFO, 0);
-                } catch (QueryException e) {
-                    continue;
-                }
-                long guid = SmpAttributes.NODE_INFO.get(rni, 0, "Guid");
-                int localPort = (int) SmpAttributes.NODE_INFO.get(rni, 0, "LocalPort");
-                Node known = fabric.byGuid(guid);
-                if (known == null) {
-                    known = newNode(rni, next);
-                    order.add(known);
-                    queue.add(new Seen(known, next));
-                } else if (known.type().code() != (int) SmpAttributes.NODE_INFO.get(rni, 0, "NodeType")
-                        || known.numPorts() != (int) SmpAttributes.NODE_INFO.get(rni, 0, "NumPorts")) {
-                    duplicates.add("GUID " + Guids.hex(guid) + " answers as " + describe(known) + " at DR path "
-                            + path(paths.get(known)) + " and as another device at DR path " + path(next));
-                    continue;
-                }
-                pending.add(new int[] {order.indexOf(n), p, order.indexOf(known), localPort});
+                pending.add(new int[] {i, p, index.get(r), np.remote().number()});
             }
         }
-        settle(order, pending);
+        List<Node> nodes = new ArrayList<>();
+        for (NetNode nn : order) {
+            Node n = newNode(nn);
+            nodes.add(n);
+            for (int p = n.isSwitch() ? 0 : 1; p <= n.numPorts(); p++) {
+                NetPort np = p <= nn.numPorts() ? nn.port(p) : null;
+                byte[] pi = np == null ? null : np.info();
+                if (pi == null && !n.isSwitch()) {
+                    try {
+                        pi = q.smpGet(PortId.directed(paths.get(n)), AttributeIds.PORT_INFO, p);
+                    } catch (QueryException e) {
+                        continue;
+                    }
+                }
+                if (pi != null) {
+                    portInfo.put(n.port(p), pi);
+                }
+            }
+        }
+        for (NetFabric.Clash c : net.clashes()) {
+            Node known = nodes.get(index.get(c.known()));
+            duplicates.add("GUID " + Guids.hex(known.guid()) + " answers as " + describe(known) + " at DR path "
+                    + path(paths.get(known)) + " and as another device at DR path " + path(route(c.path())));
+        }
+        settle(nodes, pending);
+        for (NetFabric.Rewire r : net.rewires()) {
+            Integer b = index.get(r.reached().node());
+            Integer a = index.get(r.from().node());
+            Integer before = index.get(r.before().node());
+            if (a != null && b != null && before != null) {
+                Node bn = nodes.get(b);
+                duplicates.add("port " + bn.port(r.reached().number()) + " answers as the neighbour of both "
+                        + nodes.get(a).port(r.from().number()) + " and " + nodes.get(before).port(r.before()
+                        .number()) + ": two devices share GUID " + Guids.hex(bn.guid()));
+            }
+        }
     }
 
-    private Node newNode(byte[] ni, int[] path) {
+    /** A directed route as the doctor writes it: the local hop 0, then the egress ports. */
+    private static int[] route(byte[] path) {
+        int[] r = new int[path.length + 1];
+        for (int i = 0; i < path.length; i++) {
+            r[i + 1] = path[i] & 0xff;
+        }
+        return r;
+    }
+
+    private Node newNode(NetNode nn) {
+        byte[] ni = nn.nodeInfo();
+        int[] path = route(nn.path());
         Layout l = SmpAttributes.NODE_INFO;
         NodeType type = NodeType.ofCode((int) l.get(ni, 0, "NodeType"));
         long guid = l.get(ni, 0, "Guid");
@@ -172,24 +199,19 @@ public final class LiveSource {
         if (type != NodeType.SWITCH) {
             n.port((int) Math.max(1, Math.min(ports, l.get(ni, 0, "LocalPort")))).setGuid(l.get(ni, 0, "PortGuid"));
         }
-        try {
-            byte[] nd = q.smpGet(PortId.directed(path), AttributeIds.NODE_DESC, 0);
-            String d = new String(nd, 0, 64, StandardCharsets.UTF_8);
+        byte[] nd = nn.nodeDescBytes();
+        if (nd != null) {
+            String d = new String(nd, 0, Math.min(64, nd.length), StandardCharsets.UTF_8);
             int z = d.indexOf('\0');
             d = (z >= 0 ? d.substring(0, z) : d).replaceAll("[\\p{Cntrl}]", "").strip();
             if (!d.isEmpty()) {
                 n.setDescription(d.getBytes(StandardCharsets.UTF_8).length > 64 ? d.substring(0, 60) : d);
             }
-        } catch (QueryException e) {
-            // keep the topology name as the description
         }
-        if (type == NodeType.SWITCH) {
-            try {
-                byte[] si = q.smpGet(PortId.directed(path), AttributeIds.SWITCH_INFO, 0);
-                n.setEnhancedPort0(SmpAttributes.SWITCH_INFO.get(si, 0, "EnhancedPort0") == 1);
-            } catch (QueryException e) {
-                // base port 0 then
-            }
+        // (no NodeDescription: the topology name stays the description)
+        byte[] si = nn.switchInfo();
+        if (type == NodeType.SWITCH && si != null) {
+            n.setEnhancedPort0(SmpAttributes.SWITCH_INFO.get(si, 0, "EnhancedPort0") == 1);
         }
         DeviceCatalog.Device d = DeviceCatalog.find(n.vendorId(), n.deviceId());
         if (d != null && d.type() == n.type()) {

@@ -158,7 +158,7 @@ final class ModelTransport implements MadTransport {
                 if (p == null || (p.isSwitchPort0() && !n.isSwitch())) {
                     return MadStatus.INVALID_FIELD;
                 }
-                portInfo(p, d);
+                portInfo(p, at, d);
             }
             case AttributeIds.P_KEY_TABLE -> {
                 int[] keys = at.pkeys();
@@ -181,7 +181,8 @@ final class ModelTransport implements MadTransport {
         return 0;
     }
 
-    private void portInfo(Port p, byte[] d) {
+    /** PortInfo of {@code p}, asked through {@code at}: LocalPortNum is the port the SMP came in by, as an SMA sets it. */
+    private void portInfo(Port p, Port at, byte[] d) {
         Node n = p.node();
         Port mgmt = n.managementPort();
         Layout l = SmpAttributes.PORT_INFO;
@@ -190,7 +191,7 @@ final class ModelTransport implements MadTransport {
         l.set(d, 0, "SMLid", p.smLid());
         l.set(d, 0, "CapMask", cap);
         l.set(d, 0, "LMC", p.lmc());
-        l.set(d, 0, "LocalPort", p.number());
+        l.set(d, 0, "LocalPort", at.number());
         l.set(d, 0, "MtuCap", p.mtuCap().code());
         l.set(d, 0, "LinkState", p.isSwitchPort0() ? 4 : p.state().code());
         l.set(d, 0, "PhysLinkState", p.isSwitchPort0() ? 5 : p.physState().code());
