@@ -59,7 +59,7 @@ final class PerfFabric implements AutoCloseable {
         TransportOptions.Target target = options.target();
         Fabric facts = FabricFiles.load(factsFile != null ? factsFile : target.fabric());
         try {
-            return over(options.open(false), facts, target.toString(), err, tool);
+            return over(DiagCommand.opener.apply(options), facts, target.toString(), err, tool);
         } catch (org.ibtwin.transport.MadTransportException | NetDiscovery.Failed
                  | org.ibtwin.diag.QueryException e) {
             throw new Unreachable("cannot read " + target + ": " + e.getMessage(), e);

@@ -168,21 +168,12 @@ public final class TransportOptions {
      * (simulated) fabric is chosen, so the one place that says so: one line on stderr, once per command run.
      */
     public MadTransport open() {
-        return open(true);
-    }
-
-    /**
-     * {@link #open()}, the notice left to the caller when {@code notice} is false: the perf-model commands
-     * (perftest, ipoib, perf), whose option checks run after the attach and must stay one line.
-     */
-    MadTransport open(boolean notice) {
         Target t = target();
         if (t.isInProcess()) {
-            if (notice) {
-                noticeSimulated(t.fabric());
-            }
-            return org.ibtwin.lab.LabTransport.open(org.ibtwin.format.FabricFiles.load(t.fabric()),
-                    t.fabric() == null ? "the default fabric" : t.fabric(), t.simHost());
+            org.ibtwin.model.Fabric f = org.ibtwin.format.FabricFiles.load(t.fabric());   // a bad file: its line alone
+            noticeSimulated(t.fabric());
+            return org.ibtwin.lab.LabTransport.open(f, t.fabric() == null ? "the default fabric" : t.fabric(),
+                    t.simHost());
         }
         return t.connect(t.simHost(), false);
     }
