@@ -111,17 +111,23 @@ class HonestOutputsCommandsTest {
             o.env = java.util.Map.of();
             return o.open();
         };
+        PerfFabric.opener = o -> {
+            o.env = java.util.Map.of();
+            return o.open(false);
+        };
         try {
             return run(args);
         } finally {
             DiagCommand.opener = TransportOptions::open;
+            PerfFabric.opener = o -> o.open(false);
         }
     }
 
     /**
      * With no transport named, every command family answers from the built-in simulated fabric and says so: its
      * first stderr line, exactly, and once per run (ibstat node017 attaches twice); stdout stays what the real tool
-     * prints. The diag tools, the host tools, the perftest tools, ipoib, perf, doctor and snapshot save.
+     * prints. The diag tools, the host tools, the perftest tools, ipoib, perf, doctor and snapshot save (nccl:
+     * {@code NcclCommandTest}, on a GPU fabric).
      */
     @ParameterizedTest
     @ValueSource(strings = {"sminfo", "smpquery nd 1", "perfquery 1 1", "saquery -s", "ibaddr", "ibportstate 1 1",
@@ -160,7 +166,10 @@ class HonestOutputsCommandsTest {
             assertThat(runWithoutEnvironment(args)).as(cmd).isZero();
             assertThat(err.toString()).as(cmd).isEqualTo(named);
         }
-        // a usage error is found before any fabric is attached: its line alone
+        // a usage error is found before any fabric is attached, a host the fabric lacks before the notice: one line
+        assertThat(runWithoutEnvironment("ib_write_bw", "node001", "node999")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin ib_write_bw: unknown host \"node999\" (hosts are named like "
+                + "node001)\n");
         assertThat(runWithoutEnvironment("ib_write_bw", "node001", "node002", "-q", "0")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin ib_write_bw: -q must be 1..16384, got 0\n");
         assertThat(runWithoutEnvironment("ipoib", "node001", "node002", "--numa", "x")).isEqualTo(2);
