@@ -137,8 +137,9 @@ public final class BenchFuzzCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "mads: %s, seed %d: %,d datagrams and %,d control messages in %.1f s (%,.0f MADs/s)"
                 + "%n", r.fabric(), seed, r.mads(), r.controls(), r.seconds(), r.madsPerSecond());
         out.printf(Locale.ROOT, "  crashes %d, hangs %d, wrong answers %d of %,d probes (p50 %.3f ms, p99 %.3f ms; "
-                + "SMA/PMA alone p99 %.3f ms); CPU after %.2f cores; slots held %d: %s%n", r.faults(), r.hangs(),
-                r.wrong(), r.probes(), r.p50Millis(), r.p99Millis(), r.agentP99Millis(), r.cpuAfter(), r.slotsHeld(),
+                + "SMA/PMA alone p99 %.3f ms; before the flood p50 %.3f ms, p99 %.3f ms); CPU after %.2f cores; "
+                + "slots held %d: %s%n", r.faults(), r.hangs(), r.wrong(), r.probes(), r.p50Millis(), r.p99Millis(),
+                r.agentP99Millis(), r.quietP50Millis(), r.quietP99Millis(), r.cpuAfter(), r.slotsHeld(),
                 r.clean() ? "clean" : "FINDINGS");
         if (r.firstFault() != null) {
             out.println("  first crash: " + r.firstFault());

@@ -67,6 +67,7 @@ public final class IpoibCommand implements Callable<Integer> {
         Fabric f = pf.fabric();
         Node a = Hosts.find(f, from.trim());
         Node b = Hosts.find(f, to.trim());
+        transport.noticeIfSimulated();   // after what only the fabric can refuse: a bad host stays one line
         Endpoint ea = Endpoint.of(a.port(1), mode.equals("far"));
         Endpoint eb = Endpoint.of(b.port(1), mode.equals("far"));
         var trace = pf.trace(a.port(1), b.port(1));

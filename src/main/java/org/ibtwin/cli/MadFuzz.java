@@ -60,7 +60,7 @@ final class MadFuzz {
     /** What one run found. */
     record Result(String fabric, long mads, long controls, double seconds, long faults, String firstFault,
                   long hangs, long probes, long wrong, double p50Millis, double p99Millis, double agentP99Millis,
-                  double cpuAfter,
+                  double quietP50Millis, double quietP99Millis, double cpuAfter,
                   int slotsHeld, List<String> problems) {
         double madsPerSecond() {
             return seconds > 0 ? mads / seconds : 0;
@@ -77,6 +77,8 @@ final class MadFuzz {
     private static final int FLOODERS = 2;
     private static final int WINDOW = 64;
     private static final int POOL = 3;
+    /** Probes before the flood begins: the same queries' latency with nothing else asking (the machine's floor). */
+    private static final int QUIET_PROBES = 200;
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
@@ -139,7 +141,14 @@ final class MadFuzz {
             String probeAt = caPorts.get(caPorts.size() - 1).node().name();
             try (IbsimClient probe = IbsimClient.connect("127.0.0.1", srv.port(), probeAt, false,
                     Duration.ofSeconds(2))) {
+                Probes before = new Probes(probe, new SplittableRandom(seed ^ 0x9e1e));
+                for (int i = 0; i < QUIET_PROBES; i++) {
+                    before.one();
+                    LockSupport.parkNanos(500_000);
+                }
                 Probes probes = new Probes(probe, new SplittableRandom(seed ^ 0x5eed));
+                probes.hangs = before.hangs;
+                probes.wrong = before.wrong;
                 List<Flooder> flooders = new ArrayList<>();
                 long each = mads / FLOODERS;
                 for (int i = 0; i < FLOODERS; i++) {
@@ -203,7 +212,8 @@ final class MadFuzz {
                 sm.detach();
                 return new Result(name, sent.get(), controls.get(), seconds, srv.faults(), srv.firstFault(),
                         probes.hangs, probes.count, probes.wrong, probes.percentile(0.50, false),
-                        probes.percentile(0.99, false), probes.percentile(0.99, true), cpu, Math.max(0, held), List.copyOf(problems));
+                        probes.percentile(0.99, false), probes.percentile(0.99, true), before.percentile(0.50, false),
+                        before.percentile(0.99, false), cpu, Math.max(0, held), List.copyOf(problems));
             }
         } finally {
             smStop.set(true);

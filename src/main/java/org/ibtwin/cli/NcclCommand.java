@@ -258,9 +258,7 @@ public final class NcclCommand implements Callable<Integer> {
         CollectiveModel model = new CollectiveModel(PerfParams.DEFAULT, CollectiveParams.DEFAULT, routes(pf), job,
                 coll);
         checkAlgorithms(model, set.algos());
-        if (transport.target().isInProcess()) {
-            transport.noticeSimulated(transport.target().fabric());
-        }
+        transport.noticeIfSimulated();   // after what only the fabric can refuse: a bad argument stays one line
         List<Row> rows = new ArrayList<>();
         for (long s = min; s <= max; s = factor > 1 ? s * factor : s + step) {
             rows.add(new Row(s, model.estimate(s, typeSize, set.algos(), set.protos())));

@@ -108,6 +108,7 @@ public final class PerfCommand implements Runnable {
             int n = pairs == null ? hosts.size() : pairs;
             int k = shift == null ? hosts.size() / 2 : shift;
             List<AllToAll.Pair> pp = AllToAll.shift(hosts, n, k);
+            transport.noticeIfSimulated();   // after what only the fabric can refuse: a bad --pairs stays one line
             Spec sp = new Spec(o, Transport.RC, s, qps, 128, 16, 0, 4096, false, false);
             AllToAll.Result r = AllToAll.run(PerfParams.DEFAULT, sp, pf.routes(), pp);
             String source = PerfFabric.name(transport);

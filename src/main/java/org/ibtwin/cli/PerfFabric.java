@@ -32,6 +32,12 @@ final class PerfFabric implements AutoCloseable {
         }
     }
 
+    /**
+     * How the perf commands attach: {@link TransportOptions#open(boolean)} without the simulated-fabric notice,
+     * which each command gives once its fabric-dependent checks pass; tests replace it.
+     */
+    static java.util.function.Function<TransportOptions, MadTransport> opener = o -> o.open(false);
+
     /** What stderr says when routes are the model's own. */
     static final String MIN_HOP = "model min-hop: no SM has routed this fabric";
 
@@ -59,7 +65,7 @@ final class PerfFabric implements AutoCloseable {
         TransportOptions.Target target = options.target();
         Fabric facts = FabricFiles.load(factsFile != null ? factsFile : target.fabric());
         try {
-            return over(options.open(false), facts, target.toString(), err, tool);
+            return over(opener.apply(options), facts, target.toString(), err, tool);
         } catch (org.ibtwin.transport.MadTransportException | NetDiscovery.Failed
                  | org.ibtwin.diag.QueryException e) {
             throw new Unreachable("cannot read " + target + ": " + e.getMessage(), e);

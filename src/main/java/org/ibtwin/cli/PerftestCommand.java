@@ -192,7 +192,7 @@ abstract class PerftestCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         checkUsage();
         try (PerfFabric f = PerfFabric.open(transport, facts, spec.commandLine().getErr(), tool())) {
-            return execute(f);
+            return run(f);
         } catch (PerfFabric.Unreachable e) {
             spec.commandLine().getErr().println(tool() + ": " + e.getMessage());
             return 1;
@@ -202,21 +202,47 @@ abstract class PerftestCommand implements Callable<Integer> {
     /** Runs the tool on the in-process twin of a fabric in memory (the parsed options apply). */
     Integer execute(Fabric fabric) throws IOException {
         checkUsage();
+        transport.fabricGivenElsewhere();
         try (PerfFabric f = PerfFabric.inProcess(fabric, spec.commandLine().getErr(), tool())) {
-            return execute(f);
+            return run(f);
         }
     }
 
-    /** What is wrong with the arguments alone, before the fabric is looked at. */
+    /**
+     * What is wrong with the arguments alone, before the fabric is looked at (so before any lab is brought up): the
+     * hosts named, every option perftest checks while reading them ({@link PerftestOptions#settle}, pure), the
+     * output files' directories. {@link #settle} settles them again with the fabric.
+     */
     private void checkUsage() {
         if (serverHost == null || clientHost == null) {
             throw new IllegalArgumentException("name the server host and the client host, as in: " + tool()
                     + " node001 node002");
         }
+        PerftestOptions.settle(op(), kind(), given());
+        if (plot != null) {
+            FileArgs.check("--plot", plot);
+        }
+        String jsonFile = jsonFile();
+        if (jsonFile != null) {
+            FileArgs.check(outJson != null && !outJson.isEmpty() ? "--out_json" : "--out_json_file", jsonFile);
+        }
     }
 
-    /** Runs the tool on the fabric as it is (the parsed options apply). */
+    /** The options as given, for {@link PerftestOptions}. */
+    private PerftestOptions.Given given() {
+        return new PerftestOptions.Given(size, all, iters, duration, margin, qps, mtu, connection, inline,
+                bidirectional, txDepth, cqMod, outs, atomicType, gidIndex, noPeak, reportGbits, numa, ibPort, device,
+                plot);
+    }
+
+    /** Runs the tool on a fabric learnt already (the parsed options apply). */
     Integer execute(PerfFabric pf) throws IOException {
+        transport.fabricGivenElsewhere();   // a fabric handed over, not the one the options name
+        return run(pf);
+    }
+
+    /** Runs the tool on the fabric as it is, the options checked ({@link #checkUsage}). */
+    private Integer run(PerfFabric pf) throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Run r = settle(pf, out, err);
@@ -441,9 +467,7 @@ abstract class PerftestCommand implements Callable<Integer> {
             throw new IllegalArgumentException("name the server host and the client host, as in: " + tool()
                     + " node001 node002");
         }
-        PerftestOptions.Given given = new PerftestOptions.Given(size, all, iters, duration, margin, qps, mtu,
-                connection, inline, bidirectional, txDepth, cqMod, outs, atomicType, gidIndex, noPeak, reportGbits,
-                numa, ibPort, device, plot);
+        PerftestOptions.Given given = given();
         PerftestOptions.Settings settings = PerftestOptions.settle(op(), kind(), given);
         if (plot != null) {
             FileArgs.check("--plot", plot);
@@ -461,10 +485,12 @@ abstract class PerftestCommand implements Callable<Integer> {
         try {
             run = PerftestOptions.resolve(op(), kind(), given, settings, cp, sp);
         } catch (PerftestOptions.NoLink e) {
+            transport.noticeIfSimulated();
             err.println(tool() + ": " + e.getMessage());
             err.flush();
             return null;
         }
+        transport.noticeIfSimulated();   // after what only the fabric can refuse: a bad host stays one line
         LftRoutes.Trace ts = pf.trace(cp, sp);
         LftRoutes.Trace tc = pf.trace(sp, cp);
         String failure = null;

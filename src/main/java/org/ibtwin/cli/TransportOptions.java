@@ -172,26 +172,41 @@ public final class TransportOptions {
     }
 
     /**
-     * {@link #open()}, the notice left to the caller when {@code notice} is false: the perf-model commands
-     * (perftest, ipoib, perf), whose option checks run after the attach and must stay one line.
+     * {@link #open()}, the notice left to the caller when {@code notice} is false: the perf-model commands (the
+     * perftest tools, ipoib, perf, nccl) check what only the fabric can tell (hosts, devices, pairs) first, and say
+     * it ({@link #noticeIfSimulated}) once those pass, so that a bad argument stays its one line.
      */
     MadTransport open(boolean notice) {
         Target t = target();
         if (t.isInProcess()) {
+            org.ibtwin.model.Fabric f = org.ibtwin.format.FabricFiles.load(t.fabric());   // a bad file: its line alone
             if (notice) {
                 noticeSimulated(t.fabric());
             }
-            return org.ibtwin.lab.LabTransport.open(org.ibtwin.format.FabricFiles.load(t.fabric()),
-                    t.fabric() == null ? "the default fabric" : t.fabric(), t.simHost());
+            return org.ibtwin.lab.LabTransport.open(f, t.fabric() == null ? "the default fabric" : t.fabric(),
+                    t.simHost());
         }
         return t.connect(t.simHost(), false);
     }
 
     /**
-     * Says on stderr, once, that the command answers from a simulated fabric, naming it: {@code fabric} (given by
-     * --fabric), or null for the built-in default that is used when no transport is named. An admin on a real
-     * cluster must never take the twin's answers for the fabric's.
+     * Says on stderr, once, that the command answers from a simulated fabric when it does, naming it: the --fabric
+     * file, or the built-in default that is used when no transport is named. An admin on a real cluster must never
+     * take the twin's answers for the fabric's.
      */
+    void noticeIfSimulated() {
+        Target t = target();
+        if (t.isInProcess()) {
+            noticeSimulated(t.fabric());
+        }
+    }
+
+    /** For a fabric handed over in memory (not one these options name): no notice is due. */
+    void fabricGivenElsewhere() {
+        noticed = true;
+    }
+
+    /** The notice of {@link #noticeIfSimulated}, for {@code fabric} (null: the built-in default). */
     void noticeSimulated(String fabric) {
         if (noticed) {
             return;

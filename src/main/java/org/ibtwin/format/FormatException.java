@@ -24,10 +24,36 @@ public final class FormatException extends RuntimeException {
     }
 
     public FormatException(String file, int line, String message, Throwable cause) {
-        super(message, cause);
+        super(oneLine(message), cause);
         this.file = file;
         this.line = Math.max(0, line);
-        this.message = message;
+        this.message = oneLine(message);
+    }
+
+    /**
+     * The message on one line whatever the file held: a quoted token that spans lines (a P_Key, a membership, a
+     * GUID with a line break inside) shows its line breaks and other control characters escaped ({@code \n},
+     * {@code \r}, {@code \x01}), as the one line a bad input is reported in.
+     */
+    static String oneLine(String s) {
+        if (s == null) {
+            return null;
+        }
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if ((c >= 0x20 && c != 0x7f) || c == '\t') {
+                if (b != null) {
+                    b.append(c);
+                }
+                continue;
+            }
+            if (b == null) {
+                b = new StringBuilder(s.length() + 8).append(s, 0, i);
+            }
+            b.append(c == '\n' ? "\\n" : c == '\r' ? "\\r" : String.format("\\x%02x", (int) c));
+        }
+        return b == null ? s : b.toString();
     }
 
     /** The file as the user named it. */

@@ -158,14 +158,16 @@ public final class Console {
      */
     public boolean runScript(Path file) {
         Path p = base.resolve(file);
+        // a script that cannot be run, named by a line of another script, is that line's error: the outer
+        // script's file:line goes before it (a CommandException, which the outer loop prefixes)
         if (depth >= MAX_DEPTH) {
-            throw new ScriptException(file + ": scripts nested more than " + MAX_DEPTH + " deep");
+            throw new CommandException(file + ": scripts nested more than " + MAX_DEPTH + " deep");
         }
         List<String> lines;
         try {
             lines = TextFiles.read(p, file.toString()).lines().toList();
         } catch (FormatException e) {
-            throw new ScriptException(e.getMessage());
+            throw depth > 0 ? new CommandException(e.getMessage()) : new ScriptException(e.getMessage());
         }
         Path saved = base;
         depth++;

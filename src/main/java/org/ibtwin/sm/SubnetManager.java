@@ -33,6 +33,11 @@ import org.ibtwin.transport.SmpPipe;
  * ({@link #needsHeavySweep}) reads every switch's SwitchInfo and asks for a heavy sweep when one reports a port
  * state change. {@link #run} sweeps until stopped.
  *
+ * <p>The SA answers on a thread of its own, as OpenSM's SA has its own dispatcher: its queries (a PathRecord table
+ * walks every pair of ports) are work for the SM's host, and must not hold up whatever delivered them (on the twin,
+ * every SMA and PMA of the fabric waits while a sink runs). Requests beyond {@link #SA_QUEUE} waiting are dropped,
+ * counted ({@link #saDropped}); the requester retries on its timeout, as with a busy SA.
+ *
  * <p>Not thread-safe: one thread sweeps.
  */
 public final class SubnetManager {
@@ -50,6 +55,11 @@ public final class SubnetManager {
     private final SmInfoAgent smInfo;
     private final TrapHandler traps;
     private final SubnetAdministrator sa;
+    /** How many SA requests (and reports to send) may wait for the SA's thread. */
+    public static final int SA_QUEUE = 256;
+    /** The SA's thread (gone when idle for a second, back at the next request). */
+    private final java.util.concurrent.ThreadPoolExecutor saThread;
+    private final java.util.concurrent.atomic.AtomicLong saDropped = new java.util.concurrent.atomic.AtomicLong();
     /** Swapped whole by {@link #partitions} from another thread (a reread); the sweeping thread reads it. */
     private volatile PKeyManager pkeys = new PKeyManager(null);
 
@@ -78,12 +88,19 @@ public final class SubnetManager {
         this.traps = new TrapHandler(transport, this::requestSweep);
         this.sa = new SubnetAdministrator(transport, smInfo::smInfo);
         sa.multicast().onChange(() -> multicastRequested.set(true));
+        this.saThread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 1, java.util.concurrent.TimeUnit.SECONDS,
+                new java.util.concurrent.ArrayBlockingQueue<>(SA_QUEUE), r -> {
+                    Thread t = new Thread(r, "ibtwin-sa");
+                    t.setDaemon(true);
+                    return t;
+                }, (r, e) -> saDropped.incrementAndGet());
+        saThread.allowCoreThreadTimeOut(true);
         transport.onUnsolicited(m -> {
             if (SubnetAdministrator.isSa(m.mad())) {
-                sa.accept(m);
+                saThread.execute(() -> sa.accept(m));
             } else if (m.mad().length == org.ibtwin.mad.MadHeaders.MAD_SIZE && TrapHandler.isTrap(m.mad())) {
                 traps.accept(m);
-                sa.report(m.mad());
+                saThread.execute(() -> sa.report(m.mad()));
             } else {
                 smInfo.accept(m);
             }
@@ -502,10 +519,16 @@ public final class SubnetManager {
         pkeys.forget();
     }
 
-    /** Stops answering SMInfo (the transport is the caller's to close). */
+    /** Stops answering SMInfo and the SA (the transport is the caller's to close). */
     public void detach() {
         smInfo.state(SmInfoAgent.NOT_ACTIVE);
         transport.onUnsolicited(null);
+        saThread.shutdown();
+    }
+
+    /** SA requests dropped because {@link #SA_QUEUE} were waiting already. */
+    public long saDropped() {
+        return saDropped.get();
     }
 
     /** A root GUID naming a CA or no node at all is left out by the engines: say so, one line each. */

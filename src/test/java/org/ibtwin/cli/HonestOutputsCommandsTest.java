@@ -15,6 +15,8 @@ import org.ibtwin.model.LinkWidth;
 import org.ibtwin.sm.SmDumps;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a command promises is what it does: help texts, options, generated fabrics. */
 class HonestOutputsCommandsTest {
@@ -100,34 +102,81 @@ class HonestOutputsCommandsTest {
         }
     }
 
-    /**
-     * With no transport named, the tools answer from the built-in simulated fabric, and say so: one line on stderr,
-     * naming it, once per run (ibstat node017 attaches twice). stdout stays what the real tool prints.
-     */
-    @Test
-    void answersFromTheSimulatedFabricSaySoOnStderr() throws Exception {
-        String notice = "ibtwin: no transport given: querying the simulated fabric default (built-in)\n";
+    /** The notice a run on the built-in fabric gives, first on stderr. */
+    private static final String NOTICE = "ibtwin: no transport given: querying the simulated fabric default (built-in)";
+
+    /** Runs with no IBSIM_* environment, whatever the machine running the tests has set. */
+    private int runWithoutEnvironment(String... args) {
         DiagCommand.opener = o -> {
-            o.env = java.util.Map.of();   // whatever the machine running the tests has set
+            o.env = java.util.Map.of();
             return o.open();
         };
+        PerfFabric.opener = o -> {
+            o.env = java.util.Map.of();
+            return o.open(false);
+        };
         try {
-            assertThat(run("sminfo")).isZero();
-            assertThat(out.toString()).isEqualTo("sminfo: sm lid 6 sm guid 0x2c90300000003, activity count 1 "
-                    + "priority 0 state 3 SMINFO_MASTER\n");
-            assertThat(err.toString()).isEqualTo(notice);
-            assertThat(run("ibstat", "node017")).isZero();
-            assertThat(out.toString()).startsWith("CA 'mlx5_0'\n");
-            assertThat(err.toString()).isEqualTo(notice);
-            assertThat(run("ibnetdiscover", "-S")).isZero();
-            assertThat(err.toString()).isEqualTo(notice);
-            Path pair = dir.resolve("pair.topo");
-            org.ibtwin.format.TopologyWriter.write(org.ibtwin.gen.Shapes.backToBack(LinkSpeed.HDR), pair);
-            assertThat(run("ibstat", "--fabric", pair.toString())).isZero();
-            assertThat(err.toString()).isEqualTo("ibtwin: querying the simulated fabric " + pair + " (an in-process "
-                    + "twin, not a real fabric)\n");
+            return run(args);
         } finally {
             DiagCommand.opener = TransportOptions::open;
+            PerfFabric.opener = o -> o.open(false);
         }
+    }
+
+    /**
+     * With no transport named, every command family answers from the built-in simulated fabric and says so: its
+     * first stderr line, exactly, and once per run (ibstat node017 attaches twice); stdout stays what the real tool
+     * prints. The diag tools, the host tools, the perftest tools, ipoib, perf, doctor and snapshot save (nccl:
+     * {@code NcclCommandTest}, on a GPU fabric).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sminfo", "smpquery nd 1", "perfquery 1 1", "saquery -s", "ibaddr", "ibportstate 1 1",
+        "ibroute 1", "ibtracert 1 2", "ibnetdiscover -S", "iblinkinfo", "ibhosts", "ibswitches", "ibnodes",
+        "ibqueryerrors", "dump_lfts", "dump_mfts", "check_lft_balance", "ibidsverify",
+        "ibstat node017", "ibstatus", "ibv_devinfo",
+        "ib_write_bw node001 node002", "ib_read_bw node001 node002", "ib_send_lat node001 node002",
+        "ib_atomic_lat node001 node002", "ipoib node001 node002", "perf all-to-all --pairs 2", "doctor"})
+    void everyCommandFamilySaysItAnswersFromTheSimulatedFabric(String command) {
+        int rc = runWithoutEnvironment(command.split(" "));
+        assertThat(rc).as(command).isIn(0, 1);   // doctor: 1 for the default fabric's findings
+        assertThat(err.toString()).as(command).startsWith(NOTICE + "\n");
+        assertThat(err.toString().lines().filter(l -> l.contains("simulated")).count()).as(command).isOne();
+        assertThat(out.toString()).as(command).doesNotContain("simulated fabric");
+    }
+
+    /** sminfo's stdout is the real tool's line; snapshot save and a --fabric file name theirs. */
+    @Test
+    void answersFromTheSimulatedFabricSaySoOnStderr() throws Exception {
+        assertThat(runWithoutEnvironment("sminfo")).isZero();
+        assertThat(out.toString()).isEqualTo("sminfo: sm lid 6 sm guid 0x2c90300000003, activity count 1 "
+                + "priority 0 state 3 SMINFO_MASTER\n");
+        assertThat(err.toString()).isEqualTo(NOTICE + "\n");
+        assertThat(runWithoutEnvironment("ibstat", "node017")).isZero();
+        assertThat(out.toString()).startsWith("CA 'mlx5_0'\n");
+        assertThat(err.toString()).isEqualTo(NOTICE + "\n");
+        Path snap = dir.resolve("s.json");
+        assertThat(runWithoutEnvironment("snapshot", "save", "-o", snap.toString())).isZero();
+        assertThat(err.toString()).startsWith(NOTICE + "\n");
+        Path pair = dir.resolve("pair.topo");
+        org.ibtwin.format.TopologyWriter.write(org.ibtwin.gen.Shapes.singleSwitch(2, 8, LinkSpeed.HDR), pair);
+        String named = "ibtwin: querying the simulated fabric " + pair + " (an in-process twin, not a real fabric)\n";
+        for (String cmd : new String[] {"ibstat", "ibnetdiscover", "ib_write_bw node001 node002",
+            "ipoib node001 node002", "perf all-to-all"}) {
+            String[] args = (cmd + " --fabric " + pair).split(" ");
+            assertThat(runWithoutEnvironment(args)).as(cmd).isZero();
+            assertThat(err.toString()).as(cmd).isEqualTo(named);
+        }
+        // a usage error is found before any fabric is attached, a host the fabric lacks before the notice: one line
+        assertThat(runWithoutEnvironment("ib_write_bw", "node001", "node999")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin ib_write_bw: unknown host \"node999\" (hosts are named like "
+                + "node001)\n");
+        assertThat(runWithoutEnvironment("ib_write_bw", "node001", "node002", "-q", "0")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin ib_write_bw: -q must be 1..16384, got 0\n");
+        assertThat(runWithoutEnvironment("ipoib", "node001", "node002", "--numa", "x")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin ipoib: --numa must be near or far, got 'x'\n");
+        assertThat(runWithoutEnvironment("perf", "all-to-all", "--op", "x")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin perf all-to-all: --op must be write, read or send, got 'x'\n");
+        assertThat(runWithoutEnvironment("ibstat", "--fabric", dir.resolve("none.topo").toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin ibstat: " + dir.resolve("none.topo") + ": no such file\n");
     }
 }

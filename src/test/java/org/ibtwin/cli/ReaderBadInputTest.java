@@ -85,6 +85,9 @@ class ReaderBadInputTest {
     void anEmptyTopologyIsRefusedByEveryCommandThatLoadsAFabric() throws IOException {
         Path empty = file("empty.topo", "");
         String why = empty + ": no nodes (no Switch, Ca or Rt line)\n";
+        assertThat(run("topo", empty.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin topo: " + why);
+        assertThat(out.toString()).isEmpty();
         assertThat(run("up", "--once", empty.toString())).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin up: " + why);
         assertThat(run("sim", empty.toString(), "--port", "18080", "--warmup", "0", "--no-console")).isEqualTo(2);

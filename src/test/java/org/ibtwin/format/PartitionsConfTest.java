@@ -101,6 +101,13 @@ class PartitionsConfTest {
         assertThatThrownBy(() -> PartitionsConf.parse("# tenants\nA=0x0001 : ALL=full\nB=0x0002 : ALL=full ;\n",
                 "pc")).hasMessage("pc:2: partition \"A\" has no closing ';' before the next partition at line 3")
                 .message().doesNotContain("\n");
+        // a token with a line break inside is still one line, the break shown as \n
+        assertThatThrownBy(() -> PartitionsConf.parse("P=0x80\n01 : ALL ;\n", "pc"))
+                .hasMessage("pc:1: P_Key \"0x80\\n01\" of partition \"P\" is not a number");
+        assertThatThrownBy(() -> PartitionsConf.parse("P=1 : 0x10=fu\nll ;\n", "pc"))
+                .hasMessage("pc:1: membership \"fu\\nll\" of 0x10 is not full, limited or both");
+        assertThatThrownBy(() -> PartitionsConf.parse("P=1 : 0x1\r\n0zz=full ;\n", "pc"))
+                .hasMessage("pc:1: bad PortGUID \"0x1\\r\\n0zz\" in partition \"P\"");
         // an mgid's colons are no header
         assertThat(PartitionsConf.parse("A=0x0001 :\n  mgid=ff12:401b::1 ;\n", "pc").partitions()).hasSize(1);
     }

@@ -255,6 +255,13 @@ class ConsoleTest {
         Files.write(dir.resolve("binary.txt"), new byte[] {(byte) 0xff, (byte) 0xfe, 'x', '\n'});
         assertThatThrownBy(() -> console.runScript(dir.resolve("binary.txt")))
                 .hasMessage(dir.resolve("binary.txt") + ": not a text file (invalid UTF-8)");
+        // a nested script that is not there (or cannot be read) is the outer script's line: both named
+        Files.writeString(sub.resolve("outer2.txt"), "flap leaf01 8\n!gone.txt\n");
+        assertThatThrownBy(() -> console.runScript(sub.resolve("outer2.txt"))).isInstanceOf(Console.ScriptException.class)
+                .hasMessage(sub.resolve("outer2.txt") + ":2: gone.txt: no such file");
+        Files.writeString(sub.resolve("outer3.txt"), "source ../binary.txt\n");
+        assertThatThrownBy(() -> console.runScript(sub.resolve("outer3.txt")))
+                .hasMessage(sub.resolve("outer3.txt") + ":1: ../binary.txt: not a text file (invalid UTF-8)");
         Files.writeString(dir.resolve("loop.txt"), "source loop.txt\n");
         assertThatThrownBy(() -> console.runScript(dir.resolve("loop.txt"))).hasMessageContaining("nested more than");
     }

@@ -375,4 +375,69 @@ class SubnetManagerTest {
             assertThat(MadHeaders.MAD_SIZE).isEqualTo(256);
         }
     }
+
+    /**
+     * The SA answers on its own thread, never on the one that delivered the request: on the twin that thread holds
+     * the fabric's lock, and a PathRecord table computed there held every SMA and PMA of the fabric for as long.
+     */
+    @Test
+    void theSaAnswersOnItsOwnThreadNotTheDeliverers() {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            List<String> senders = new java.util.concurrent.CopyOnWriteArrayList<>();
+            org.ibtwin.transport.MadTransport watched = new org.ibtwin.transport.MadTransport() {
+                @Override
+                public org.ibtwin.transport.LocalPort localPort() {
+                    return f.transport.localPort();
+                }
+
+                @Override
+                public long nextTid() {
+                    return f.transport.nextTid();
+                }
+
+                @Override
+                public java.util.concurrent.CompletableFuture<byte[]> request(byte[] mad,
+                        org.ibtwin.transport.MadAddress to, java.time.Duration timeout, int retries) {
+                    return f.transport.request(mad, to, timeout, retries);
+                }
+
+                @Override
+                public void send(byte[] mad, org.ibtwin.transport.MadAddress to) {
+                    if ((mad[1] & 0xff) == 0x03) {
+                        senders.add(Thread.currentThread().getName());
+                    }
+                    f.transport.send(mad, to);
+                }
+
+                @Override
+                public void onUnsolicited(java.util.function.Consumer<org.ibtwin.transport.ReceivedMad> handler) {
+                    f.transport.onUnsolicited(handler);
+                }
+
+                @Override
+                public void close() {
+                    f.transport.close();
+                }
+            };
+            SubnetManager sm = new SubnetManager(watched, SmConfig.defaults(), SmLog.quiet());
+            SweepReport r = sm.sweep();
+            assertThat(r.subnetUp()).isTrue();
+            try (var tool = f.attach(fabric.cas().get(3).name())) {
+                byte[] rec = new MadQuery(tool).saGet(r.smLid(), AttributeIds.NODE_RECORD, 1,
+                        nodeRecordOfLid(f.twin.lid(fabric.cas().get(5).name(), 1)));
+                assertThat(rec).isNotNull();
+            }
+            // the request came in on this thread, inside the twin; the answer left from the SA's
+            assertThat(senders).isNotEmpty().allMatch("ibtwin-sa"::equals);
+            assertThat(sm.saDropped()).isZero();
+            sm.detach();
+        }
+    }
+
+    private static byte[] nodeRecordOfLid(int lid) {
+        byte[] t = new byte[org.ibtwin.mad.SaAttributes.NODE_RECORD.size()];
+        org.ibtwin.mad.SaAttributes.NODE_RECORD.set(t, 0, "Lid", lid);
+        return t;
+    }
 }
