@@ -70,6 +70,11 @@ public final class ExporterCommand implements Callable<Integer> {
             description = "Timeout of one MAD in milliseconds, before its retries (default: ${DEFAULT-VALUE}).")
     int timeoutMs;
 
+    @Option(names = "--timestamps", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Stamp each port's counters with the time its PMA answered (served metrics only; a "
+                    + "textfile never carries them; default: on).")
+    boolean timestamps;
+
     @Option(names = "--reset-counters",
             description = "Clear a port's 16/32-bit PortCounters once one passes half its range (never otherwise).")
     boolean resetCounters;
@@ -85,7 +90,7 @@ public final class ExporterCommand implements Callable<Integer> {
         NetDiscovery.Config cfg = NetDiscovery.Config.defaults().withTimeout(Duration.ofMillis(timeoutMs))
                 .withMaxSmps(4).withErrors(line -> err.println("ibtwin exporter: ibnetdisc: " + line));
         FabricExporter.Options opt = new FabricExporter.Options(switches, hcas, maxConcurrent, resetCounters,
-                textfile != null, NodeNameMap.open(nodeNameMap), cfg);
+                textfile != null, timestamps && textfile == null, NodeNameMap.open(nodeNameMap), cfg);
         if (textfile != null) {
             checkWritable(textfile);
         }

@@ -52,9 +52,12 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
      * @param resetCounters clear a port's 16/32-bit PortCounters once one passes half its range
      * @param runOnce       name the collectors {@code switch-runonce} etc. and add {@code last_execution}, as the
      *                      reference does when it writes a textfile
+     * @param timestamps    give each port's counters the time its PMA answered, so that a scrape of a big fabric,
+     *                      which reads ports over seconds, still gives exact rates (Prometheus honours them; a
+     *                      node_exporter textfile must not carry them)
      */
     public record Options(boolean switches, boolean hcas, int maxConcurrent, boolean resetCounters, boolean runOnce,
-                          NodeNameMap names, NetDiscovery.Config discovery) {
+                          boolean timestamps, NodeNameMap names, NetDiscovery.Config discovery) {
         public Options {
             if (maxConcurrent < 1) {
                 throw new IllegalArgumentException("--max-concurrent must be at least 1, not " + maxConcurrent);
@@ -164,7 +167,7 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
                         continue;
                     }
                     long[] t = totals.add(d.guid(), p.port(), p.values(), p.bits());
-                    fam.counters(d, p, t);
+                    fam.counters(d, p, t, opt.timestamps());
                 }
                 st[0] += error ? 1 : 0;
                 st[1] += timeout ? 1 : 0;
@@ -250,7 +253,7 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
         private final Map<String, String> infoHelp = new LinkedHashMap<>();
         private final Map<String, List<InfoSnapshot.InfoDataPointSnapshot>> infos = new LinkedHashMap<>();
 
-        void counters(Device d, PortReader.Reading p, long[] total) {
+        void counters(Device d, PortReader.Reading p, long[] total, boolean timestamps) {
             String kind = d.isSwitch() ? "switch" : "hca";
             String who = d.isSwitch() ? "switch" : "HCA";
             Labels labels = Labels.of("guid", d.guidLabel(), "port", Integer.toString(p.port()));
@@ -263,8 +266,11 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
                 counters.computeIfAbsent(name, n -> CounterSnapshot.builder().name(n)
                         .help("Infiniband " + who + " port " + c.field()));
                 double v = unsigned(total[i]) * (c.words() ? 4 : 1);
-                counterPoints.computeIfAbsent(name, n -> new ArrayList<>())
-                        .add(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(v).build());
+                var point = CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(v);
+                if (timestamps) {
+                    point.scrapeTimestampMillis(p.millis());
+                }
+                counterPoints.computeIfAbsent(name, n -> new ArrayList<>()).add(point.build());
             }
         }
 

@@ -23,10 +23,10 @@ final class PortReader {
             | PerfAttributes.CAP_EXT_WIDTH_NOIETF;
 
     /**
-     * One port's reading: each counter of {@link CounterMetric#ALL} and its width in bits (0: not read), or the
-     * failure that stopped it.
+     * One port's reading: each counter of {@link CounterMetric#ALL} and its width in bits (0: not read), when its
+     * answer came (epoch milliseconds), or the failure that stopped it.
      */
-    record Reading(int port, long[] values, int[] bits, QueryException failure) {
+    record Reading(int port, long[] values, int[] bits, long millis, QueryException failure) {
         boolean failed() {
             return failure != null;
         }
@@ -71,7 +71,7 @@ final class PortReader {
             cap2 = (int) PerfAttributes.CLASS_PORT_INFO.get(cpi, 0, "CapabilityMask2");
         } catch (QueryException e) {
             for (Device.Uplink u : d.uplinks()) {
-                out.add(new Reading(u.port(), null, null, e));
+                out.add(new Reading(u.port(), null, null, 0, e));
             }
             return out;
         }
@@ -114,9 +114,9 @@ final class PortReader {
                 }
             }
         } catch (QueryException e) {
-            return new Reading(port, null, null, e);
+            return new Reading(port, null, null, 0, e);
         }
-        return new Reading(port, values, bits, null);
+        return new Reading(port, values, bits, System.currentTimeMillis(), null);
     }
 
     /** PortXmitWait and QP1Dropped are counted only where CapabilityMask says so. */

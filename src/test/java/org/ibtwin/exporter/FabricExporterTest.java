@@ -61,7 +61,7 @@ class FabricExporterTest {
             "uplink_info", "info");
     static final List<String> EXPORTER = List.of("infiniband_exporter_collect_errors",
             "infiniband_exporter_collect_timeouts", "infiniband_exporter_collector_duration_seconds");
-    static final Pattern SAMPLE = Pattern.compile("^(\\w+)\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
+    static final Pattern SAMPLE = Pattern.compile("^(\\w+)\\{([^}]*)} (\\S+)( \\d+)?$", Pattern.MULTILINE);
 
     LabTransport lab;
     Twin twin;
@@ -82,8 +82,12 @@ class FabricExporterTest {
     }
 
     private FabricExporter exporter(MadTransport t, boolean reset, boolean runOnce) {
+        return exporter(t, reset, runOnce, false);
+    }
+
+    private FabricExporter exporter(MadTransport t, boolean reset, boolean runOnce, boolean timestamps) {
         return new FabricExporter(t, new MadQuery(t).timeout(Duration.ofMillis(50)).attempts(1),
-                new FabricExporter.Options(true, true, 2, reset, runOnce, NodeNameMap.empty(),
+                new FabricExporter.Options(true, true, 2, reset, runOnce, timestamps, NodeNameMap.empty(),
                         NetDiscovery.Config.defaults()), line -> { });
     }
 
@@ -180,6 +184,23 @@ class FabricExporterTest {
                 .isBetween(4.0 * words, 4.0 * words + 1e6);
         assertThat(value(t, "infiniband_hca_port_transmit_packets_total", guid(host, 1), 1))
                 .isBetween(7e9, 7e9 + 1e3);
+    }
+
+    @Test
+    void servedCountersCarryTheTimeTheirPmaAnswered() throws IOException {
+        exporter = exporter(lab, false, false, true);
+        long before = System.currentTimeMillis();
+        String t = text(exporter.collect());
+        long after = System.currentTimeMillis();
+        Matcher m = Pattern.compile("^infiniband_hca_port_transmit_data_bytes_total\\{[^}]*} \\S+ (\\d+)$",
+                Pattern.MULTILINE).matcher(t);
+        int n = 0;
+        while (m.find()) {
+            assertThat(Long.parseLong(m.group(1))).isBetween(before, after);
+            n++;
+        }
+        assertThat(n).isEqualTo(lab.lab().fabric().cas().size());
+        assertThat(t).containsPattern("(?m)^infiniband_hca_info\\{[^}]*} 1$");
     }
 
     @Test
