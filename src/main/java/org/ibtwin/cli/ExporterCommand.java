@@ -50,13 +50,18 @@ public final class ExporterCommand implements Callable<Integer> {
             description = "Collect once and write the metrics to PATH (node_exporter's textfile collector).")
     Path textfile;
 
-    @Option(names = "--collector.switch", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Collect switch port counters (default: on).")
-    boolean switches;
+    @Option(names = "--collector.switch", description = "Collect switch port counters (the default).")
+    boolean switchOn;
 
-    @Option(names = "--collector.hca", negatable = true, defaultValue = "false", fallbackValue = "true",
-            description = "Collect HCA port counters (default: off, as infiniband_exporter's).")
-    boolean hcas;
+    @Option(names = "--no-collector.switch", description = "Do not collect switch port counters.")
+    boolean switchOff;
+
+    @Option(names = "--collector.hca",
+            description = "Collect HCA port counters (off by default, as infiniband_exporter's).")
+    boolean hcaOn;
+
+    @Option(names = "--no-collector.hca", description = "Do not collect HCA port counters (the default).")
+    boolean hcaOff;
 
     @Option(names = {"--node-name-map", "--ibnetdiscover.node-name-map"}, paramLabel = "FILE",
             description = "Names for GUIDs (the tools' node name map; default: its usual file when present).")
@@ -84,6 +89,14 @@ public final class ExporterCommand implements Callable<Integer> {
         if (timeoutMs < 1) {
             throw new IllegalArgumentException("--timeout: must be a positive number of milliseconds, not "
                     + timeoutMs);
+        }
+        if (switchOn && switchOff || hcaOn && hcaOff) {
+            throw new IllegalArgumentException("give --collector.X or --no-collector.X, not both");
+        }
+        boolean switches = !switchOff;
+        boolean hcas = hcaOn;
+        if (!switches && !hcas) {
+            throw new IllegalArgumentException("nothing to collect: --no-collector.switch without --collector.hca");
         }
         String[] hostPort = textfile == null ? listenAddress(listen) : null;
         PrintWriter err = spec.commandLine().getErr();

@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
             IpoibCommand.class, PerfCommand.class, NcclCommand.class, DoctorCommand.class, SnapshotCommand.class,
             CheckLftBalanceCommand.class, IbidsverifyCommand.class,
             TrafficCommand.class, WhatIfCommand.class, WebCommand.class, ExporterCommand.class,
-            BenchCommand.class,
+            SlurmCommand.class, BenchCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for usage and input errors. */

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * client and serves /metrics on loopback, Prometheus scrapes it every 15 s (the exporter stamps each port's
  * counters with the time its PMA answered, so rates stay exact however long a scrape takes on a loaded machine), and the console's {@code traffic start
  * shift} moves the counters. Prometheus's HTTP API then answers: the target is up, the reference exporter's metric
- * names are there, and {@code rate()} of each host's transmit bytes is the rate its flow runs at (the traffic
+ * names are there, and {@code irate()} of each host's transmit bytes (the rate between its last two samples; {@code rate()}
+ * divides by the whole window, which the first samples do not fill yet) is the rate its flow runs at (the traffic
  * engine's status), its ACKs and headers on top.
  */
 @Tag("interop")
@@ -176,7 +177,7 @@ class PrometheusInteropTest {
         assertThat(waitFor(p, promOut, "Server is ready to receive web requests", 60)).as(RealTools.read(promOut))
                 .isTrue();
 
-        String rate = "rate(infiniband_hca_port_transmit_data_bytes_total[2m]) * on(guid) group_left(hca) "
+        String rate = "irate(infiniband_hca_port_transmit_data_bytes_total[1m]) * on(guid) group_left(hca) "
                 + "infiniband_hca_info";
         JsonNode result = null;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
