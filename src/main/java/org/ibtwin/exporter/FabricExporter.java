@@ -103,8 +103,8 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
         return opt.runOnce() ? name + "-runonce" : name;
     }
 
-    /** A device's reading: its ports' readings and how long they took. */
-    private record DeviceRead(Device device, List<PortReader.Reading> ports, double seconds) {
+    /** A device's reading: its ports' readings, how long they took and when they were done (System.nanoTime). */
+    private record DeviceRead(Device device, List<PortReader.Reading> ports, double seconds, long done) {
     }
 
     @Override
@@ -137,12 +137,13 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
             for (Device d : devices) {
                 futures.add(pool.submit(() -> read(reader, d)));
             }
-            Map<Boolean, double[]> stats = new LinkedHashMap<>();   // switch? -> {errors, timeouts, start}
+            Map<Boolean, double[]> stats = new LinkedHashMap<>();   // switch? -> {errors, timeouts, last done}
             long readStart = System.nanoTime();
             for (Future<DeviceRead> f : futures) {
                 DeviceRead r = join(f);
                 Device d = r.device();
-                double[] st = stats.computeIfAbsent(d.isSwitch(), k -> new double[2]);
+                double[] st = stats.computeIfAbsent(d.isSwitch(), k -> new double[3]);
+                st[2] = Math.max(st[2], (r.done() - readStart) / 1e9);
                 String kind = d.isSwitch() ? "switch" : "hca";
                 if (d.isSwitch()) {
                     switches++;
@@ -173,14 +174,14 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
                 st[1] += timeout ? 1 : 0;
                 fam.device(d, collector(kind), r.seconds(), error ? 1 : 0, timeout ? 1 : 0);
             }
-            double readSeconds = (System.nanoTime() - readStart) / 1e9;
+            // the collectors share the pool: each one's duration runs until its last device was read
             if (opt.switches()) {
-                double[] st = stats.getOrDefault(true, new double[2]);
-                fam.exporter(collector("switch"), st[0], st[1], readSeconds);
+                double[] st = stats.getOrDefault(true, new double[3]);
+                fam.exporter(collector("switch"), st[0], st[1], st[2]);
             }
             if (opt.hcas()) {
-                double[] st = stats.getOrDefault(false, new double[2]);
-                fam.exporter(collector("hca"), st[0], st[1], readSeconds);
+                double[] st = stats.getOrDefault(false, new double[3]);
+                fam.exporter(collector("hca"), st[0], st[1], st[2]);
             }
         }
         if (opt.runOnce()) {
@@ -206,7 +207,8 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
                 }
             }
         }
-        return new DeviceRead(d, r, (System.nanoTime() - t0) / 1e9);
+        long done = System.nanoTime();
+        return new DeviceRead(d, r, (done - t0) / 1e9, done);
     }
 
     /** Clears what {@code p} read from PortCounters, through perfquery's reset ({@code perfquery -R}). */
