@@ -23,7 +23,8 @@ import picocli.CommandLine.Command;
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,
             IpoibCommand.class, PerfCommand.class, NcclCommand.class, DoctorCommand.class, SnapshotCommand.class,
             CheckLftBalanceCommand.class, IbidsverifyCommand.class,
-            TrafficCommand.class, WhatIfCommand.class, WebCommand.class, BenchCommand.class,
+            TrafficCommand.class, WhatIfCommand.class, WebCommand.class, ExporterCommand.class,
+            SlurmCommand.class, BenchCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for usage and input errors. */

@@ -119,7 +119,7 @@ public final class LiveModel {
     /** The two ports cabled at the width and speed the PortInfo of {@code seen} says the link runs at. */
     private void link(Port a, Port b, NetPort seen) {
         LinkWidth w = LinkWidth.ofCode(seen.widthActive());
-        LinkSpeed s = speed(seen);
+        LinkSpeed s = activeSpeed(seen);
         if (w != null && s != null) {
             for (Port p : new Port[] {a, b}) {
                 p.setWidths(1 << w.ordinal(), 1 << w.ordinal());
@@ -132,8 +132,8 @@ public final class LiveModel {
         }
     }
 
-    /** The active speed a port's PortInfo (and its extended speeds, and FDR10) say. */
-    private static LinkSpeed speed(NetPort p) {
+    /** The active speed a port's PortInfo (and its extended speeds, and FDR10) say; null when none is known. */
+    public static LinkSpeed activeSpeed(NetPort p) {
         int ext = p.speedExtActive();
         if (ext != 0) {
             for (LinkSpeed s : LinkSpeed.values()) {

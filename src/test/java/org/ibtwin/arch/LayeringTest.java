@@ -23,7 +23,7 @@ class LayeringTest {
     @Test
     void managementLayersNeverReachIntoTheSimulator() {
         ArchRule rule = noClasses().that().resideInAnyPackage("org.ibtwin.sm..", "org.ibtwin.diag..",
-                        "org.ibtwin.doctor..", "org.ibtwin.whatif..")
+                        "org.ibtwin.doctor..", "org.ibtwin.whatif..", "org.ibtwin.exporter..")
                 .should().dependOnClassesThat().resideInAPackage("org.ibtwin.sim..")
                 .allowEmptyShould(true);
         rule.check(classes);
