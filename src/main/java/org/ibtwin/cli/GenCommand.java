@@ -13,7 +13,9 @@ import org.ibtwin.format.FabricFiles;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.gen.GpuCluster;
+import org.ibtwin.gen.Direct;
 import org.ibtwin.gen.Shapes;
+import org.ibtwin.gen.Variants;
 import org.ibtwin.model.DeviceCatalog;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Guids;
@@ -37,7 +39,9 @@ import picocli.CommandLine.Unmatched;
 @Command(name = "gen", mixinStandardHelpOptions = true,
         description = "Build a fabric and write its files.",
         subcommands = {GenCommand.FatTreeCommand.class, GenCommand.BackToBackCommand.class,
-                GenCommand.SingleSwitchCommand.class, GenCommand.GpuFatTreeCommand.class})
+                GenCommand.SingleSwitchCommand.class, GenCommand.GpuFatTreeCommand.class, GenCommand.TorusCommand.class,
+                GenCommand.MeshCommand.class, GenCommand.HypercubeCommand.class, GenCommand.DragonflyCommand.class,
+                GenCommand.HyperxCommand.class})
 public final class GenCommand implements Callable<Integer> {
     /** Exit code of a usage error. */
     public static final int USAGE = 2;
@@ -49,8 +53,8 @@ public final class GenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("ibtwin gen: name a shape: fat-tree, back-to-back, single-switch or "
-                + "gpu-fat-tree");
+        spec.commandLine().getErr().println("ibtwin gen: name a shape: fat-tree, back-to-back, single-switch, "
+                + "gpu-fat-tree, torus, mesh, hypercube, dragonfly or hyperx");
         return USAGE;
     }
 
@@ -91,11 +95,57 @@ public final class GenCommand implements Callable<Integer> {
                         + "(default: ${DEFAULT-VALUE}).")
         String speed;
 
+        @Option(names = "--missing-links", paramLabel = "<n>",
+                description = "Pull n switch-to-switch links at random, never cutting the fabric in two.")
+        String missingLinks;
+
+        @Option(names = "--extra-links", paramLabel = "<n>",
+                description = "Cable n extra links between free ports of two switches, at random.")
+        String extraLinks;
+
+        @Option(names = "--fail-switch", paramLabel = "<name>",
+                description = "Pull every cable of this switch (a failed switch; its hosts are cut off).")
+        String failSwitch;
+
+        @Option(names = "--seed", paramLabel = "<n>", defaultValue = "1",
+                description = "Seed of the random choices of --missing-links and --extra-links "
+                        + "(default: ${DEFAULT-VALUE}).")
+        String seed;
+
         @Unmatched
         List<String> unmatched = new ArrayList<>();
 
+        /** What the variant options changed, for the summary line. */
+        private final List<String> changes = new ArrayList<>();
+
         /** Builds the fabric from the options; throws IllegalArgumentException for bad values. */
         abstract Fabric build();
+
+        /** The shape with the variant options applied. */
+        Fabric buildVariant() {
+            Fabric f = build();
+            long s;
+            try {
+                s = Long.parseLong(seed.trim());
+            } catch (NumberFormatException e) {
+                throw new UsageException("--seed must be a whole number, got '" + seed + "'");
+            }
+            if (failSwitch != null) {
+                int pulled = Variants.failSwitch(f, failSwitch.strip());
+                changes.add("switch " + failSwitch.strip() + " failed (" + pulled + " links)");
+            }
+            if (missingLinks != null) {
+                int n = positiveInt("--missing-links", missingLinks);
+                Variants.removeLinks(f, n, s);
+                changes.add(n + " links missing");
+            }
+            if (extraLinks != null) {
+                int n = positiveInt("--extra-links", extraLinks);
+                Variants.addLinks(f, n, s);
+                changes.add(n + " extra links");
+            }
+            return f;
+        }
 
         /** What was built, one line. */
         abstract String describe(Fabric fabric);
@@ -111,7 +161,7 @@ public final class GenCommand implements Callable<Integer> {
                             + "'" + unmatched.get(0) + "'");
                 }
                 prefix = outputPrefix();
-                fabric = build();
+                fabric = buildVariant();
             } catch (IllegalArgumentException e) {
                 err.println(commandName() + ": " + e.getMessage());
                 return USAGE;
@@ -123,7 +173,8 @@ public final class GenCommand implements Callable<Integer> {
                 err.println(commandName() + ": cannot write " + (why != null ? why : prefix + ": " + e.getMessage()));
                 return USAGE;
             }
-            spec.commandLine().getOut().println(describe(fabric) + " -> " + prefix);
+            spec.commandLine().getOut().println(describe(fabric) + (changes.isEmpty() ? ""
+                    : " (" + String.join(", ", changes) + ")") + " -> " + prefix);
             return 0;
         }
 
@@ -210,6 +261,11 @@ public final class GenCommand implements Callable<Integer> {
                 description = "Base of the fabric's GUIDs (default: 0x0002c90300000000).")
         String guidBase;
 
+        @Option(names = "--rails", paramLabel = "1|2", defaultValue = "1",
+                description = "Adapters per host: 2 is dual-rail, the second adapter (mlx5_1) of every host on "
+                        + "another leaf of the same tree (default: ${DEFAULT-VALUE}).")
+        String rails;
+
         public FatTreeCommand() {
         }
 
@@ -218,7 +274,7 @@ public final class GenCommand implements Callable<Integer> {
             if (hosts == null) {
                 throw new UsageException("missing --hosts <n>");
             }
-            int n = positiveInt("--hosts", hosts);
+            int n = positiveInt("--hosts", hosts) * rails();
             LinkSpeed s = speed();
             int r = radix == null ? DeviceCatalog.switchFor(s).ports() : positiveInt("--radix", radix);
             int b = FatTreeSpec.parseBlocking(blocking);
@@ -240,9 +296,18 @@ public final class GenCommand implements Callable<Integer> {
             return new FatTreeSpec(l, r, n, b, s, hostName, base);
         }
 
+        int rails() {
+            int r = positiveInt("--rails", rails);
+            if (r > 2) {
+                throw new UsageException("--rails must be 1 or 2, got '" + rails + "'");
+            }
+            return r;
+        }
+
         @Override
         Fabric build() {
-            return FatTree.build(fatTreeSpec());
+            FatTreeSpec s = fatTreeSpec();
+            return rails() == 1 ? FatTree.build(s) : Variants.dualRail(s.withHosts(s.hosts() / 2));
         }
 
         @Override
@@ -250,7 +315,8 @@ public final class GenCommand implements Callable<Integer> {
             FatTreeSpec s = fatTreeSpec();
             FatTree.Plan p = FatTree.plan(s);
             return "fat-tree: " + s.levels() + " levels, radix " + s.radix() + ", " + s.blockingLabel() + ", "
-                    + s.speed().label() + width(fabric) + ": " + counts(fabric) + " (" + p.leaves() + " leaves, " + p.spines()
+                    + s.speed().label() + width(fabric) + (rails() == 2 ? ", dual-rail" : "") + ": " + counts(fabric)
+                    + " (" + p.leaves() + " leaves, " + p.spines()
                     + " spines" + (p.cores() > 0 ? ", " + p.cores() + " cores in " + p.pods() + " pods" : "") + ")";
         }
     }
@@ -366,6 +432,205 @@ public final class GenCommand implements Callable<Integer> {
         @Override
         String describe(Fabric fabric) {
             return "single-switch, " + speed().label() + width(fabric) + ": " + counts(fabric);
+        }
+    }
+
+    /** What the direct networks share: hosts per switch, radix. */
+    abstract static class DirectCommand extends ShapeCommand {
+        @Option(names = "--hosts-per-switch", paramLabel = "<n>", defaultValue = "1",
+                description = "Hosts on every switch (default: ${DEFAULT-VALUE}).")
+        String hostsPerSwitch;
+
+        @Option(names = "--radix", paramLabel = "<n>",
+                description = "Ports per switch (default: the speed's switch: 36 EDR, 40 HDR, 64 NDR).")
+        String radix;
+
+        int perSwitch() {
+            return positiveInt("--hosts-per-switch", hostsPerSwitch);
+        }
+
+        int radixOrDefault() {
+            return radix == null ? 0 : positiveInt("--radix", radix);
+        }
+
+        /** "4x4x4" as {4, 4, 4}. */
+        static int[] dims(String option, String value) {
+            if (value == null) {
+                throw new UsageException("missing " + option + " <x>x<y>[x<z>]");
+            }
+            String[] parts = value.strip().toLowerCase(java.util.Locale.ROOT).split("x", -1);
+            int[] d = new int[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                try {
+                    d[i] = Integer.parseInt(parts[i].strip());
+                } catch (NumberFormatException e) {
+                    d[i] = 0;
+                }
+                if (d[i] < 1) {
+                    throw new UsageException(option + " must be switch counts joined by x, like 8x8 or 4x4x4, got '"
+                            + value + "'");
+                }
+            }
+            return d;
+        }
+
+        static String dimsLabel(int[] d) {
+            return Arrays.stream(d).mapToObj(Integer::toString).collect(Collectors.joining("x"));
+        }
+    }
+
+    /** {@code gen torus}. */
+    @Command(name = "torus", mixinStandardHelpOptions = true,
+            description = "A 1-, 2- or 3-D torus: x+ on port 1, x- 2, y+ 3, y- 4, z+ 5, z- 6, hosts after.")
+    public static final class TorusCommand extends DirectCommand {
+        @Option(names = "--dims", paramLabel = "<x>x<y>[x<z>]", description = "Switches along each dimension "
+                + "(required): 8x8, 4x4x4.")
+        String dims;
+
+        @Override
+        Fabric build() {
+            return Direct.torus(dims("--dims", dims), true, perSwitch(), radixOrDefault(), speed());
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            return "torus " + dimsLabel(dims("--dims", dims)) + ", " + perSwitch() + (perSwitch() == 1 ? " host" : " hosts") + " a switch, "
+                    + speed().label() + width(fabric) + ": " + counts(fabric);
+        }
+    }
+
+    /** {@code gen mesh}: a torus without its wrap-around links. */
+    @Command(name = "mesh", mixinStandardHelpOptions = true,
+            description = "A 1-, 2- or 3-D mesh (a torus without wrap-around links), the torus's port order.")
+    public static final class MeshCommand extends DirectCommand {
+        @Option(names = "--dims", paramLabel = "<x>x<y>[x<z>]", description = "Switches along each dimension "
+                + "(required): 8x8, 4x4x4.")
+        String dims;
+
+        @Override
+        Fabric build() {
+            return Direct.torus(dims("--dims", dims), false, perSwitch(), radixOrDefault(), speed());
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            return "mesh " + dimsLabel(dims("--dims", dims)) + ", " + perSwitch() + (perSwitch() == 1 ? " host" : " hosts") + " a switch, "
+                    + speed().label() + width(fabric) + ": " + counts(fabric);
+        }
+    }
+
+    /** {@code gen hypercube}. */
+    @Command(name = "hypercube", mixinStandardHelpOptions = true,
+            description = "A hypercube of 2^dim switches, port d+1 across dimension d, hosts after.")
+    public static final class HypercubeCommand extends DirectCommand {
+        @Option(names = "--dim", paramLabel = "<n>", description = "Dimensions (required): 2^n switches.")
+        String dim;
+
+        int dimension() {
+            if (dim == null) {
+                throw new UsageException("missing --dim <n>");
+            }
+            return positiveInt("--dim", dim);
+        }
+
+        @Override
+        Fabric build() {
+            return Direct.hypercube(dimension(), perSwitch(), radixOrDefault(), speed());
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            return "hypercube of dimension " + dimension() + ", " + perSwitch() + (perSwitch() == 1 ? " host" : " hosts") + " a switch, "
+                    + speed().label() + width(fabric) + ": " + counts(fabric);
+        }
+    }
+
+    /** {@code gen dragonfly}. */
+    @Command(name = "dragonfly", mixinStandardHelpOptions = true,
+            description = "A dragonfly: groups of all-to-all routers joined by global links. Balanced (canonical) "
+                    + "when routers = 2 x hosts = 2 x global and groups = routers x global + 1, the defaults.")
+    public static final class DragonflyCommand extends ShapeCommand {
+        @Option(names = {"-a", "--routers"}, paramLabel = "<a>", defaultValue = "4",
+                description = "Routers a group (default: ${DEFAULT-VALUE}).")
+        String routers;
+
+        @Option(names = {"-p", "--hosts-per-router"}, paramLabel = "<p>",
+                description = "Hosts on every router (default: routers/2).")
+        String hostsPerRouter;
+
+        @Option(names = {"-H", "--global"}, paramLabel = "<h>",
+                description = "Global links a router (default: routers/2).")
+        String global;
+
+        @Option(names = {"-g", "--groups"}, paramLabel = "<g>",
+                description = "Groups (default: routers x global + 1, every pair of groups joined once).")
+        String groups;
+
+        @Option(names = "--arrangement", paramLabel = "consecutive|palmtree", defaultValue = "consecutive",
+                description = "Global links: consecutive (absolute) or palmtree (relative) (default: "
+                        + "${DEFAULT-VALUE}).")
+        String arrangement;
+
+        @Option(names = "--radix", paramLabel = "<n>",
+                description = "Ports per router (default: the speed's switch).")
+        String radix;
+
+        int a() {
+            return positiveInt("--routers", routers);
+        }
+
+        int p() {
+            return hostsPerRouter == null ? Math.max(1, a() / 2) : positiveInt("--hosts-per-router", hostsPerRouter);
+        }
+
+        int h() {
+            return global == null ? Math.max(1, a() / 2) : positiveInt("--global", global);
+        }
+
+        int g() {
+            return groups == null ? a() * h() + 1 : positiveInt("--groups", groups);
+        }
+
+        Direct.Arrangement arr() {
+            try {
+                return Direct.Arrangement.parse(arrangement);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--" + e.getMessage());
+            }
+        }
+
+        @Override
+        Fabric build() {
+            return Direct.dragonfly(g(), a(), p(), h(), arr(), radix == null ? 0 : positiveInt("--radix", radix),
+                    speed());
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            return "dragonfly: " + g() + " groups of " + a() + " routers, " + p() + " hosts and " + h()
+                    + " global links a router, " + arr().label() + ", " + speed().label() + width(fabric) + ": "
+                    + counts(fabric);
+        }
+    }
+
+    /** {@code gen hyperx}. */
+    @Command(name = "hyperx", mixinStandardHelpOptions = true,
+            description = "HyperX (a flattened butterfly): a grid of switches, each joined to every switch that "
+                    + "differs from it in one coordinate.")
+    public static final class HyperxCommand extends DirectCommand {
+        @Option(names = "--dims", paramLabel = "<x>x<y>[x<z>]", description = "Switches along each dimension "
+                + "(required): 8x8, 4x4x4.")
+        String dims;
+
+        @Override
+        Fabric build() {
+            return Direct.hyperx(dims("--dims", dims), perSwitch(), radixOrDefault(), speed());
+        }
+
+        @Override
+        String describe(Fabric fabric) {
+            return "hyperx " + dimsLabel(dims("--dims", dims)) + ", " + perSwitch() + (perSwitch() == 1 ? " host" : " hosts") + " a switch, "
+                    + speed().label() + width(fabric) + ": " + counts(fabric);
         }
     }
 }

@@ -1,0 +1,111 @@
+package org.ibtwin.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.ibtwin.cli.Main;
+import org.ibtwin.format.FabricFiles;
+import org.ibtwin.model.Fabric;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/**
+ * Every generator family through the public command line: {@code ibtwin gen <family>} writes its topology and
+ * description; real ibsim loads the topology without a complaint and ibnetdiscover under it shows exactly the fabric
+ * written; real OpenSM brings it up with its matching engine ({@code -R}, and it really used that engine) with no
+ * ERR line in its log; and ibtwin's SM brings the description up ({@code ibtwin up --once}) with its own engine.
+ * ibsim runs in local mode (no ports).
+ */
+@Tag("interop")
+@Timeout(180)
+class GenFamiliesInteropTest {
+    static RealTools tools;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void findTools() {
+        tools = RealTools.findOrSkip();
+    }
+
+    @ParameterizedTest(name = "gen {0} / opensm -R {1} / ibtwin -R {2}")
+    @CsvSource(delimiter = '|', value = {
+        "torus --dims 4x4x3                                    | dor    | updn",
+        "torus --dims 2x5 --hosts-per-switch 2                 | dor    | updn",
+        "mesh --dims 5x4 --hosts-per-switch 3                  | dor    | updn",
+        "hypercube --dim 4 --hosts-per-switch 2                | dor    | updn",
+        "dragonfly                                             | dfsssp | minhop",
+        "dragonfly --arrangement palmtree -a 6 -p 2 -H 2       | dfsssp | minhop",
+        "dragonfly -g 4 -a 4 -H 2                              | dfsssp | minhop",
+        "hyperx --dims 4x3x2 --hosts-per-switch 2              | dor    | updn",
+        "fat-tree --hosts 96 --radix 12 --blocking 2:1         | ftree  | ftree",
+        "fat-tree --hosts 60 --radix 16                        | ftree  | ftree",
+        "fat-tree --hosts 32 --radix 16 --rails 2              | ftree  | ftree",
+        "fat-tree --hosts 64 --radix 16 --missing-links 3      | updn   | updn",
+        "fat-tree --hosts 56 --radix 16 --extra-links 2 --seed 7 | updn | updn",
+        "torus --dims 4x4 --fail-switch sw-1-2 --missing-links 2 | dor  | updn",
+    })
+    void realIbsimLoadsAndRealOpensmBringsUp(String gen, String theirEngine, String ourEngine) throws Exception {
+        List<String> args = new ArrayList<>(List.of("gen"));
+        args.addAll(List.of(gen.strip().split("\\s+")));
+        args.addAll(List.of("-o", dir.resolve("lab").toString()));
+        assertThat(run(args)).startsWith("0\n");
+        Path topo = dir.resolve("lab.topo");
+        Path yaml = dir.resolve("lab.yaml");
+        assertThat(topo).exists();
+        assertThat(yaml).exists();
+        Fabric expected = FabricFiles.load(topo);
+        Duration timeout = Duration.ofSeconds(90);
+        Path log = dir.resolve("opensm.log");
+        try (RealTools.Sim sim = tools.start(topo, expected, dir, timeout)) {
+            assertThat(IbsimInteropTest.complaints(sim.output())).as("ibsim's complaints").isEmpty();
+            RealTools.Run sm = sim.client("opensm", timeout, tools.opensm.toString(), "-o", "-e", "-f",
+                    log.toString(), "-R", theirEngine);
+            String logText = RealTools.read(log);
+            assertThat(sm.exitCode()).as("opensm exit code\n" + RealTools.tail(logText)).isZero();
+            assertThat(logText).contains("SUBNET UP")
+                    .contains("osm_ucast_mgr_process: " + theirEngine + " tables configured on all switches");
+            assertThat(RealTools.errorLines(logText)).as("OpenSM error lines").isEmpty();
+            RealTools.Run disc = sim.client("ibnetdiscover", timeout, tools.ibnetdiscover.toString());
+            assertThat(disc.exitCode()).isZero();
+            Fabric seen = org.ibtwin.format.TopologyReader.read(disc.out(), "ibnetdiscover");
+            // a failed switch and its hosts are cut off: no scan reaches them
+            List<String> want = IbsimInteropTest.canonical(expected).stream()
+                    .filter(l -> expected.nodes().stream().noneMatch(n -> isolated(n)
+                            && l.startsWith(String.format("node %016x ", n.guid())))).toList();
+            assertThat(IbsimInteropTest.canonical(seen)).containsExactlyInAnyOrderElementsOf(want);
+        }
+        String up = run(List.of("up", "--once", "-R", ourEngine, yaml.toString()));
+        assertThat(up).startsWith("0\n").contains("routing: " + ourEngine).contains("SUBNET UP");
+    }
+
+    private static boolean isolated(org.ibtwin.model.Node n) {
+        for (int p = 1; p <= n.numPorts(); p++) {
+            if (n.port(p).link() != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String run(List<String> args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int rc = cl.execute(args.toArray(String[]::new));
+        return rc + "\n" + out + err;
+    }
+}
