@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 /** The SM options {@code ibtwin sm} and {@code ibtwin up} share, named as opensm names them. */
 public final class SmOptions {
     @Option(names = {"-R", "--routing_engine"}, paramLabel = "<engines>",
-            description = "Routing engines to try in order, comma separated: minhop, updn, ftree "
+            description = "Routing engines to try in order, comma separated: minhop, updn, ftree, dor, "
+                    + "dfsssp "
                     + "(default: minhop; minhop ends every chain).")
     String engines;
 
@@ -146,7 +147,7 @@ public final class SmOptions {
                 + "sweeps; 0: none after the first"));
         options.add(opt("reassign_lids", "FALSE", "Give every port a new LID"));
         options.add(opt("routing_engine", "(null)", "Routing engines to try in order, comma separated: minhop, "
-                + "updn, ftree; (null): minhop"));
+                + "updn, ftree, dor, dfsssp; (null): minhop"));
         options.add(opt("root_guid_file", "(null)", "Switch GUIDs for updn's roots, one a line; (null): found"));
         options.add(opt("sm_priority", Integer.toString(d.priority()), "SMInfo priority (0..15)"));
         options.add(opt("sminfo_polling_timeout", "10000", "A standby polls the master's SMInfo every so many ms"));

@@ -274,7 +274,7 @@ public final class SubnetManager {
         log.info(String.format(Locale.ROOT, "Routing: %s (%s): %,d switches, LIDs 1..%d in %s", rr.engine(),
                 rr.detail(), g.switches(), g.top(), ms(t3 - t2)));
         if (config.checkRoutes()) {
-            RoutingCheck.Report c = RoutingCheck.check(g, rr.lfts());
+            RoutingCheck.Report c = RoutingCheck.check(g, rr.lfts(), rr.layers());
             String what = String.format(Locale.ROOT, "Routing check: %,d CA routes, %,d unreached, %s, longest %d "
                     + "switch hops", c.routes(), c.unreached(), c.creditLoop() ? "CREDIT LOOP in the channel "
                     + "dependency graph" : "no credit loop", c.maxHops());

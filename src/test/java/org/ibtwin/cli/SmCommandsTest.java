@@ -110,7 +110,7 @@ class SmCommandsTest {
     void badSmOptionsAreOneLineAndExit2() {
         assertThat(run("up", "--once", "-R", "ftree,lash")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin up: unknown routing engine \"lash\" (known: minhop, updn, "
-                + "ftree)\n");
+                + "ftree, dor, dfsssp)\n");
         err.getBuffer().setLength(0);
         assertThat(run("up", "--once", "-g", "0x1234")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin up: -g 0x0000000000001234: no CA port or switch with that GUID "

@@ -16,8 +16,15 @@ public interface RoutingEngine {
     sealed interface Outcome permits Routed, Declined {
     }
 
-    /** The LFTs, and a line saying how (roots chosen, levels found...). */
-    record Routed(Lfts lfts, String detail) implements Outcome {
+    /**
+     * The LFTs, a line saying how (roots chosen, levels found...), and the virtual lane (the path's SL) of every
+     * route, for engines that break credit loops across lanes.
+     */
+    record Routed(Lfts lfts, String detail, RoutingCheck.Layers layers) implements Outcome {
+        /** Routes on one lane. */
+        public Routed(Lfts lfts, String detail) {
+            this(lfts, detail, RoutingCheck.Layers.ONE);
+        }
     }
 
     /** Why the engine cannot route this fabric. */

@@ -30,6 +30,8 @@ public final class RoutingEngines {
         REGISTRY.put(MinHopEngine.NAME, o -> new MinHopEngine());
         REGISTRY.put(UpDownEngine.NAME, o -> new UpDownEngine(o.rootGuids()));
         REGISTRY.put(FatTreeEngine.NAME, o -> new FatTreeEngine());
+        REGISTRY.put(DorEngine.NAME, o -> new DorEngine());
+        REGISTRY.put(DfssspEngine.NAME, o -> new DfssspEngine());
     }
 
     private RoutingEngines() {
@@ -81,7 +83,8 @@ public final class RoutingEngines {
         }
 
         /** What the chain did: the engine that routed, its LFTs and detail, and who declined and why. */
-        public record Result(String engine, Lfts lfts, String detail, List<String> declined) {
+        public record Result(String engine, Lfts lfts, String detail, List<String> declined,
+                             RoutingCheck.Layers layers) {
         }
 
         public Result route(SwitchGraph g) {
@@ -89,7 +92,7 @@ public final class RoutingEngines {
             for (RoutingEngine e : engines) {
                 RoutingEngine.Outcome o = e.route(g);
                 if (o instanceof RoutingEngine.Routed r) {
-                    return new Result(e.name(), r.lfts(), r.detail(), declined);
+                    return new Result(e.name(), r.lfts(), r.detail(), declined, r.layers());
                 }
                 declined.add(e.name() + ": " + ((RoutingEngine.Declined) o).reason());
             }

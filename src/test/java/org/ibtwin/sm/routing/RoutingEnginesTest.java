@@ -239,7 +239,7 @@ class RoutingEnginesTest {
     @Test
     void unknownEngineNamesAreRefusedWithTheKnownOnes() {
         assertThatThrownBy(() -> RoutingEngines.chain("ftree,lash", NONE))
-                .hasMessage("unknown routing engine \"lash\" (known: minhop, updn, ftree)");
+                .hasMessage("unknown routing engine \"lash\" (known: minhop, updn, ftree, dor, dfsssp)");
     }
 
     @Test
