@@ -45,12 +45,22 @@ final class PortActivator {
     private final int maxOpVls;
     private final int subnetTimeout;
 
+    /** PortInfo OperationalVLs' code for {@code lanes} data VLs: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14. */
+    static int operationalVls(int lanes) {
+        return lanes <= 1 ? 1 : lanes <= 2 ? 2 : lanes <= 4 ? 3 : lanes <= 8 ? 4 : 5;
+    }
+
     PortActivator(int maxOpVls, int subnetTimeout) {
         this.maxOpVls = maxOpVls;
         this.subnetTimeout = subnetTimeout;
     }
 
-    Result activate(Topology t, LidAssignment lids, int smLid, SmpPipe pipe) {
+    /**
+     * Brings the ports up, with at least {@code lanes} data VLs operational where both ends' VLCap allows (the routing engine
+     * spread its routes over that many).
+     */
+    Result activate(Topology t, LidAssignment lids, int smLid, SmpPipe pipe, int lanes) {
+        int opVls = Math.max(maxOpVls, operationalVls(lanes));
         int slots = t.portSlots();
         byte[][] image = new byte[slots][];
         List<String> failures = new ArrayList<>();
@@ -87,7 +97,7 @@ final class PortActivator {
             int newState = 0;
             if (bringUp && state == Topology.INIT) {
                 NEIGHBOR_MTU.set(pi, 0, Math.min(t.mtuCap(g), t.mtuCap(r)));
-                OPER_VLS.set(pi, 0, Math.min(maxOpVls, Math.min(t.vlCap(g), t.vlCap(r))));
+                OPER_VLS.set(pi, 0, Math.min(opVls, Math.min(t.vlCap(g), t.vlCap(r))));
                 newState = Topology.ARMED;
                 change = true;
                 armed++;

@@ -50,6 +50,7 @@ public final class SubnetManager {
     /** Root GUIDs already warned about: each is one line, once, not once a sweep. */
     private final Set<Long> rootGuidsWarned = new HashSet<>();
     private final LftWriter lftWriter = new LftWriter();
+    private final Sl2VlWriter sl2vlWriter = new Sl2VlWriter();
     private final MulticastManager multicast = new MulticastManager();
     private final PortActivator activator;
     private final SmInfoAgent smInfo;
@@ -294,8 +295,19 @@ public final class SubnetManager {
         log.info(String.format(Locale.ROOT, "LFTs: %,d blocks written, %,d unchanged, on %,d switches in %s",
                 wr.blocksWritten(), wr.blocksUnchanged(), wr.switches(), ms(t4 - t3)));
 
+        phase = "SL2VL";
+        int lanes = rr.layers().count();
+        Sl2VlWriter.Result vr = sl2vlWriter.write(t, lanes, pipe);
+        for (String s : vr.failures()) {
+            warn(problems, "SL2VL: " + s);
+        }
+        if (lanes > 1) {
+            log.info(String.format(Locale.ROOT, "SL2VL: SL n on VL n for %d VLs: %,d tables written", lanes,
+                    vr.tables()));
+        }
+
         phase = "ports";
-        PortActivator.Result ar = activator.activate(t, l, smLid, pipe);
+        PortActivator.Result ar = activator.activate(t, l, smLid, pipe, lanes);
         for (String s : ar.failures()) {
             warn(problems, "Ports: " + s);
         }
@@ -312,7 +324,7 @@ public final class SubnetManager {
         log.info(String.format(Locale.ROOT, "P_Keys: %,d blocks written, %,d unchanged; partition enforcement set on "
                 + "%,d switch ports; %,d IPoIB groups", pk.blocksWritten(), pk.blocksUnchanged(), pk.enforced(),
                 pk.groups().size()));
-        sa.snapshot(new SaSnapshot(t, l, rr.lfts(), ar.portInfo(), pk.tables(), pk.groups(), smLid));
+        sa.snapshot(new SaSnapshot(t, l, rr.lfts(), rr.layers(), ar.portInfo(), pk.tables(), pk.groups(), smLid));
 
         phase = "multicast";
         multicastRequested.set(false);

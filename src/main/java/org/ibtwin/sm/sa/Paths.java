@@ -102,7 +102,16 @@ final class Paths {
         PR.set(r, 0, "PathRecDLid", dlid);
         PR.set(r, 0, "PathRecSLid", slid);
         copy(t, r, mask, ComponentMask.PR_TCLASS, "PathRecTClass");
-        copy(t, r, mask, ComponentMask.PR_SL, "PathRecSL");
+        if (s.lanes() > 1) {
+            // the SL is the route's lane (a deadlock-free engine spread the routes over VLs): another SL has no path
+            int sl = s.pathSl(dlid);
+            if ((mask & ComponentMask.PR_SL) != 0 && PR.get(t, 0, "PathRecSL") != sl) {
+                return null;
+            }
+            PR.set(r, 0, "PathRecSL", sl);
+        } else {
+            copy(t, r, mask, ComponentMask.PR_SL, "PathRecSL");
+        }
         // as OpenSM: no flow label; a hop limit only where a DGID was asked for (the path may leave the subnet)
         PR.set(r, 0, "PathRecHopLimit", (mask & ComponentMask.PR_DGID) != 0 ? 0xff : 0);
         PR.set(r, 0, "PathRecReversible", 1);

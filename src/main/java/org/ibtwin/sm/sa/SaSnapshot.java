@@ -15,6 +15,7 @@ import org.ibtwin.model.Partitions;
 import org.ibtwin.sm.LidAssignment;
 import org.ibtwin.sm.Topology;
 import org.ibtwin.sm.routing.Lfts;
+import org.ibtwin.sm.routing.RoutingCheck;
 
 /**
  * What the SA answers from: the subnet as the SM's last heavy sweep left it. Immutable once built; the SM hands a
@@ -81,9 +82,17 @@ public final class SaSnapshot {
     private final List<Group> groups;
     private final int smLid;
     private final int[] byLid;
+    private final RoutingCheck.Layers layers;
 
     public SaSnapshot(Topology topology, LidAssignment lids, Lfts lfts, byte[][] portInfo, int[][] pkeys,
                       List<Group> groups, int smLid) {
+        this(topology, lids, lfts, RoutingCheck.Layers.ONE, portInfo, pkeys, groups, smLid);
+    }
+
+    /** With the virtual lane (the SL) the routing engine put each destination LID's routes on. */
+    public SaSnapshot(Topology topology, LidAssignment lids, Lfts lfts, RoutingCheck.Layers layers, byte[][] portInfo,
+                      int[][] pkeys, List<Group> groups, int smLid) {
+        this.layers = layers == null ? RoutingCheck.Layers.ONE : layers;
         this.topology = Objects.requireNonNull(topology, "topology");
         this.lids = Objects.requireNonNull(lids, "lids");
         this.lfts = lfts;
@@ -92,6 +101,16 @@ public final class SaSnapshot {
         this.groups = List.copyOf(groups);
         this.smLid = smLid;
         this.byLid = byLid();
+    }
+
+    /** The SL of the paths to {@code dlid}: the lane the routing engine put them on (0 with one lane). */
+    public int pathSl(int dlid) {
+        return layers.of(dlid);
+    }
+
+    /** The VLs the routes are spread over (1: every path on SL 0, any SL asked for is answered). */
+    public int lanes() {
+        return layers.count();
     }
 
     public Topology topology() {
