@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
             PerftestCommand.SendBw.class, PerftestCommand.AtomicBw.class, PerftestCommand.WriteLat.class,
             PerftestCommand.ReadLat.class, PerftestCommand.SendLat.class, PerftestCommand.AtomicLat.class,
             IpoibCommand.class, PerfCommand.class, NcclCommand.class, DoctorCommand.class, SnapshotCommand.class,
-            CheckLftBalanceCommand.class, IbidsverifyCommand.class,
+            CheckLftBalanceCommand.class, CheckRoutingCommand.class, IbidsverifyCommand.class,
             TrafficCommand.class, WhatIfCommand.class, WebCommand.class, ExporterCommand.class,
             SlurmCommand.class, BenchCommand.class,
             CommandLine.HelpCommand.class})
