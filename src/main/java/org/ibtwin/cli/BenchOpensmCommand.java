@@ -76,7 +76,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     private static final String READY = "Network simulator ready.";
     /** Twin runs so far in this JVM: each local-mode endpoint's name is its own. */
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static final Pattern LOG_TIME = Pattern.compile("^(\\w{3}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) ");
+    static final Pattern LOG_TIME = Pattern.compile("^(\\w{3}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) ");
 
     @Spec
     CommandSpec spec;
@@ -566,7 +566,7 @@ public final class BenchOpensmCommand implements Callable<Integer> {
     }
 
     /** "Nov 30 05:56:48 375645": this year (or last, for a December log read in January), local time. */
-    private static LocalDateTime logTime(Matcher m) {
+    static LocalDateTime logTime(Matcher m) {
         LocalDateTime now = LocalDateTime.now();
         DateTimeFormatter f = DateTimeFormatter.ofPattern("yyyy MMM d H:m:s", Locale.ENGLISH);
         LocalDateTime t = LocalDateTime.parse(now.getYear() + " " + m.group(1) + " " + m.group(2) + " " + m.group(3)

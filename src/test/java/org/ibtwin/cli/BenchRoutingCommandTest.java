@@ -1,0 +1,49 @@
+package org.ibtwin.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.ibtwin.gen.Direct;
+import org.ibtwin.model.LinkSpeed;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class BenchRoutingCommandTest {
+    @Test
+    void openSmsRoutingTimeAndEngineComeFromItsLog() {
+        String log = """
+                Dec 01 23:53:04 886787 [6AE39740] 0x02 -> osm_opensm_bind: Setting IS_SM on port 0x0002c90380000000
+                Dec 01 23:53:05 447374 [67E326C0] 0x80 -> Entering MASTER state
+                Dec 01 23:53:05 473690 [67E326C0] 0x02 -> osm_ucast_mgr_process: dor tables configured on all switches
+                Dec 01 23:53:05 676807 [67E326C0] 0x02 -> SUBNET UP
+                """;
+        assertThat(BenchRoutingCommand.routingSeconds(log)).isCloseTo(0.026316, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(BenchRoutingCommand.usedEngine(log)).isEqualTo("dor");
+        assertThat(BenchRoutingCommand.routingSeconds("no such lines")).isEqualTo(-1);
+    }
+
+    @Test
+    void oursAreRoutedAndCheckedAndTabulated() {
+        BenchRoutingCommand.Row r = BenchRoutingCommand.ours("torus-4x4",
+                Direct.torus(new int[] {4, 4}, true, 1, 0, LinkSpeed.HDR), "dor");
+        assertThat(r.deadlockFree()).isEqualTo("yes");
+        assertThat(r.r().unreached()).isZero();
+        String line = BenchRoutingCommand.format(r);
+        assertThat(line).startsWith("| torus-4x4 ").contains("| dor     | ibtwin |").contains("| yes ");
+        BenchRoutingCommand.Row m = BenchRoutingCommand.ours("torus-4x4",
+                Direct.torus(new int[] {4, 4}, true, 1, 0, LinkSpeed.HDR), "minhop");
+        assertThat(BenchRoutingCommand.format(m)).contains("|   1 | no ");
+    }
+
+    @Test
+    void anUnknownFabricIsAUsageError() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        assertThat(cl.execute("bench", "routing", "--fabrics", "moebius", "--ours-only")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("ibtwin bench routing: --fabrics: none of [moebius] is one of [torus-8x8x8");
+    }
+}
