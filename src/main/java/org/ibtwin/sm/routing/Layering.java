@@ -57,6 +57,7 @@ final class Layering {
             }
         }
         byte[] byLid = new byte[g.top() + 1];
+        byte[][] bySource = null;
         int used = 1;
         int[] onTree = new int[n];
         int[] depCh = new int[n];
@@ -99,12 +100,48 @@ final class Layering {
                 }
             }
             if (lane < 0) {
-                return null;
+                // the tree fits no lane whole: route by route, each on the lowest lane it fits
+                byte[] perSource = new byte[n];
+                for (int src = 0; src < n; src++) {
+                    if (!hasCa[src] || src == t) {
+                        continue;
+                    }
+                    int d = 0;
+                    int s = src;
+                    for (int hops = 0; s != t && hops <= n; hops++) {
+                        int p = lfts.port(s, lid);
+                        int y = p == Lfts.NO_ROUTE || p > g.numPorts(s) ? -1 : g.neighbour(s, p);
+                        if (y < 0) {
+                            break;
+                        }
+                        int q = y == t ? Lfts.NO_ROUTE : lfts.port(y, lid);
+                        if (q != Lfts.NO_ROUTE && q <= g.numPorts(y)) {
+                            depCh[d] = l.base[s] + p;
+                            depPort[d] = q;
+                            d++;
+                        }
+                        s = y;
+                    }
+                    int k = 0;
+                    while (k < maxLanes && !l.tryAdd(k, depCh, depPort, d)) {
+                        k++;
+                    }
+                    if (k == maxLanes) {
+                        return null;
+                    }
+                    perSource[src] = (byte) k;
+                    used = Math.max(used, k + 1);
+                }
+                if (bySource == null) {
+                    bySource = new byte[g.top() + 1][];
+                }
+                bySource[lid] = perSource;
+                continue;
             }
             byLid[lid] = (byte) lane;
             used = Math.max(used, lane + 1);
         }
-        return new RoutingCheck.Layers(used, byLid);
+        return new RoutingCheck.Layers(used, byLid, bySource);
     }
 
     /** Adds the dependencies to lane {@code k} when it stays acyclic; leaves the lane as it was otherwise. */

@@ -78,15 +78,29 @@ public final class RoutingCheck {
     }
 
     /**
-     * The virtual lane of every route: by destination LID ({@code byLid[lid]}, the path's SL, SL n on VL n), or
-     * everything on VL 0.
+     * The virtual lane of every route (the path's SL, SL n on VL n): by destination LID ({@code byLid[lid]}), except
+     * for LIDs whose routes were split by source ({@code bySource[lid][source switch]}); or everything on VL 0.
      */
-    public record Layers(int count, byte[] byLid) {
+    public record Layers(int count, byte[] byLid, byte[][] bySource) {
         /** One lane for every route. */
-        public static final Layers ONE = new Layers(1, null);
+        public static final Layers ONE = new Layers(1, null, null);
 
+        public Layers(int count, byte[] byLid) {
+            this(count, byLid, null);
+        }
+
+        /** The lane of the routes to {@code lid} (of those from the first source, where split by source). */
         public int of(int lid) {
             return byLid == null || lid >= byLid.length ? 0 : byLid[lid];
+        }
+
+        /** The lane of the route from switch {@code src} to {@code lid}. */
+        public int of(int src, int lid) {
+            if (bySource != null && lid < bySource.length && bySource[lid] != null && src >= 0
+                    && src < bySource[lid].length) {
+                return bySource[lid][src];
+            }
+            return of(lid);
         }
     }
 
@@ -140,7 +154,7 @@ public final class RoutingCheck {
                 routes++;
                 long w = src == t ? cas[src] - 1 : cas[src];
                 pairs += w;
-                int lane = Math.min(lanes - 1, Math.max(0, layers.of(lid)));
+                int lane = Math.min(lanes - 1, Math.max(0, layers.of(src, lid)));
                 long[] dep = deps[lane];
                 if (dep == null) {
                     dep = deps[lane] = new long[(int) (((long) channels * stride + 63) >>> 6)];

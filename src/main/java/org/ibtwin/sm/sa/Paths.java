@@ -104,7 +104,7 @@ final class Paths {
         copy(t, r, mask, ComponentMask.PR_TCLASS, "PathRecTClass");
         if (s.lanes() > 1) {
             // the SL is the route's lane (a deadlock-free engine spread the routes over VLs): another SL has no path
-            int sl = s.pathSl(dlid);
+            int sl = s.pathSl(src, dlid);
             if ((mask & ComponentMask.PR_SL) != 0 && PR.get(t, 0, "PathRecSL") != sl) {
                 return null;
             }

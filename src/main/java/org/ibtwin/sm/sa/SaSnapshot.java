@@ -103,9 +103,20 @@ public final class SaSnapshot {
         this.byLid = byLid();
     }
 
-    /** The SL of the paths to {@code dlid}: the lane the routing engine put them on (0 with one lane). */
-    public int pathSl(int dlid) {
-        return layers.of(dlid);
+    /**
+     * The SL of the path from end port (slot) {@code src} to {@code dlid}: the lane the routing engine put it on (0
+     * with one lane), found by the switch the path enters at.
+     */
+    public int pathSl(int src, int dlid) {
+        Topology t = topology;
+        int n = t.portNode(src);
+        int sw = -1;
+        if (t.isSwitch(n)) {
+            sw = t.switchIndex(n);
+        } else if (t.remote(src) >= 0) {
+            sw = t.switchIndex(t.portNode(t.remote(src)));
+        }
+        return layers.of(sw, dlid);
     }
 
     /** The VLs the routes are spread over (1: every path on SL 0, any SL asked for is answered). */

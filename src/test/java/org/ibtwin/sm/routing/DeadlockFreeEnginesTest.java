@@ -86,6 +86,16 @@ class DeadlockFreeEnginesTest {
     }
 
     @Test
+    void dfssspSplitsADestinationByRouteWhenItsTreeFitsNoLaneWhole() {
+        SwitchGraph g = Graphs.of(Direct.dragonfly(33, 8, 4, 4, Direct.Arrangement.CONSECUTIVE, 0, LinkSpeed.HDR));
+        RoutingEngine.Routed r = (RoutingEngine.Routed) new DfssspEngine().route(g);
+        assertThat(r.layers().bySource()).as("some destination split by source").isNotNull();
+        RoutingCheck.Report c = RoutingCheck.check(g, r.lfts(), r.layers());
+        assertThat(c.ok()).as(c.text()).isTrue();
+        assertThat(c.layers()).isLessThanOrEqualTo(DorEngine.MAX_LANES);
+    }
+
+    @Test
     void theCheckFindsTheCreditLoopOfARing() {
         // six switches in a ring, minhop: each switch sends two hops clockwise, and the chain of those closes
         SwitchGraph g = Graphs.Shape.ring(6, 2).graph();
