@@ -49,6 +49,28 @@ final class Balancer {
         return best;
     };
 
+    /**
+     * The ports on a shortest path: port p of switch s leads towards t when its neighbour is one hop nearer to t
+     * than s is ({@code hops} from {@link #hopMatrix}; hop counts are symmetric, so {@code hops[s]} is the row of
+     * distances from s, read along t).
+     */
+    static Candidates shortestPaths(SwitchGraph g, byte[][] hops) {
+        return s -> {
+            byte[] here = hops[s];
+            return (p, masks, words) -> {
+                byte[] via = hops[g.neighbour(s, p)];
+                long bit = 1L << (p & 63);
+                int w = p >> 6;
+                for (int t = 0; t < via.length; t++) {
+                    int d = here[t] & 0xff;
+                    if (d != INF && (via[t] & 0xff) == d - 1) {
+                        masks[t * words + w] |= bit;
+                    }
+                }
+            };
+        };
+    }
+
     private Balancer() {
     }
 

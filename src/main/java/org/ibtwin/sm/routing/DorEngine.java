@@ -21,20 +21,7 @@ public final class DorEngine implements RoutingEngine {
     @Override
     public Outcome route(SwitchGraph g) {
         byte[][] hops = Balancer.hopMatrix(g);
-        Lfts lfts = Balancer.fill(g, s -> {
-            byte[] here = hops[s];
-            return (p, masks, words) -> {
-                byte[] via = hops[g.neighbour(s, p)];
-                long bit = 1L << (p & 63);
-                int w = p >> 6;
-                for (int t = 0; t < via.length; t++) {
-                    int d = here[t] & 0xff;
-                    if (d != Balancer.INF && (via[t] & 0xff) == d - 1) {
-                        masks[t * words + w] |= bit;
-                    }
-                }
-            };
-        }, (s, lid, candidates, load) -> candidates[0]);
+        Lfts lfts = Balancer.fill(g, Balancer.shortestPaths(g, hops), (s, lid, candidates, load) -> candidates[0]);
         RoutingCheck.Layers layers = Layering.assign(g, lfts, MAX_LANES);
         if (layers == null) {
             return new Declined("dimension-order routes need more than " + MAX_LANES + " VLs to be free of credit "

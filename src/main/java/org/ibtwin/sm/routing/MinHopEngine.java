@@ -16,21 +16,7 @@ public final class MinHopEngine implements RoutingEngine {
     @Override
     public Outcome route(SwitchGraph g) {
         byte[][] hops = Balancer.hopMatrix(g);
-        // hop counts are symmetric: hops[s] is the row of distances from s, read along t
-        Lfts lfts = Balancer.fill(g, s -> {
-            byte[] here = hops[s];
-            return (p, masks, words) -> {
-                byte[] via = hops[g.neighbour(s, p)];
-                long bit = 1L << (p & 63);
-                int w = p >> 6;
-                for (int t = 0; t < via.length; t++) {
-                    int d = here[t] & 0xff;
-                    if (d != Balancer.INF && (via[t] & 0xff) == d - 1) {
-                        masks[t * words + w] |= bit;
-                    }
-                }
-            };
-        }, Balancer.LEAST_USED);
+        Lfts lfts = Balancer.fill(g, Balancer.shortestPaths(g, hops), Balancer.LEAST_USED);
         int unreachable = 0;
         for (int t = 0; t < g.switches(); t++) {
             for (int s = 0; s < g.switches(); s++) {
