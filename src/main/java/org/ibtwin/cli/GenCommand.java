@@ -479,43 +479,48 @@ public final class GenCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code gen torus}. */
-    @Command(name = "torus", mixinStandardHelpOptions = true,
-            description = "A 1-, 2- or 3-D torus: x+ on port 1, x- 2, y+ 3, y- 4, z+ 5, z- 6, hosts after.")
-    public static final class TorusCommand extends DirectCommand {
+    /** A torus or a mesh: switches along each of up to three dimensions, with or without wrap-around links. */
+    abstract static class GridCommand extends DirectCommand {
         @Option(names = "--dims", paramLabel = "<x>x<y>[x<z>]", description = "Switches along each dimension "
                 + "(required): 8x8, 4x4x4.")
         String dims;
 
+        private final String kind;
+        private final boolean wrap;
+
+        GridCommand(String kind, boolean wrap) {
+            this.kind = kind;
+            this.wrap = wrap;
+        }
+
         @Override
         Fabric build() {
-            return Direct.torus(dims("--dims", dims), true, perSwitch(), radixOrDefault(), speed());
+            return Direct.torus(dims("--dims", dims), wrap, perSwitch(), radixOrDefault(), speed());
         }
 
         @Override
         String describe(Fabric fabric) {
-            return "torus " + dimsLabel(dims("--dims", dims)) + ", " + perSwitch() + (perSwitch() == 1 ? " host" : " hosts") + " a switch, "
-                    + speed().label() + width(fabric) + ": " + counts(fabric);
+            return kind + " " + dimsLabel(dims("--dims", dims)) + ", " + perSwitch()
+                    + (perSwitch() == 1 ? " host" : " hosts") + " a switch, " + speed().label() + width(fabric) + ": "
+                    + counts(fabric);
+        }
+    }
+
+    /** {@code gen torus}. */
+    @Command(name = "torus", mixinStandardHelpOptions = true,
+            description = "A 1-, 2- or 3-D torus: x+ on port 1, x- 2, y+ 3, y- 4, z+ 5, z- 6, hosts after.")
+    public static final class TorusCommand extends GridCommand {
+        public TorusCommand() {
+            super("torus", true);
         }
     }
 
     /** {@code gen mesh}: a torus without its wrap-around links. */
     @Command(name = "mesh", mixinStandardHelpOptions = true,
             description = "A 1-, 2- or 3-D mesh (a torus without wrap-around links), the torus's port order.")
-    public static final class MeshCommand extends DirectCommand {
-        @Option(names = "--dims", paramLabel = "<x>x<y>[x<z>]", description = "Switches along each dimension "
-                + "(required): 8x8, 4x4x4.")
-        String dims;
-
-        @Override
-        Fabric build() {
-            return Direct.torus(dims("--dims", dims), false, perSwitch(), radixOrDefault(), speed());
-        }
-
-        @Override
-        String describe(Fabric fabric) {
-            return "mesh " + dimsLabel(dims("--dims", dims)) + ", " + perSwitch() + (perSwitch() == 1 ? " host" : " hosts") + " a switch, "
-                    + speed().label() + width(fabric) + ": " + counts(fabric);
+    public static final class MeshCommand extends GridCommand {
+        public MeshCommand() {
+            super("mesh", false);
         }
     }
 
