@@ -7,6 +7,7 @@ import org.ibtwin.diag.LiveModel;
 import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
+import org.ibtwin.model.Partitions;
 import org.ibtwin.model.Port;
 import org.ibtwin.perf.LftRoutes;
 import org.ibtwin.perf.MinHopRoutes;
@@ -148,14 +149,8 @@ final class PerfFabric implements AutoCloseable {
         if (ka == null || kb == null) {
             return "unknown";
         }
-        for (int x : ka) {
-            for (int y : kb) {
-                if ((x & 0x7fff) == (y & 0x7fff) && ((x | y) & 0x8000) != 0) {
-                    return String.format("0x%04x", x & 0x7fff);
-                }
-            }
-        }
-        return null;
+        int shared = Partitions.shared(ka, kb, 0);
+        return shared == 0 ? null : String.format("0x%04x", shared);
     }
 
     /** A port's P_Keys as the --why line shows them: "0x8001, 0x7fff". */
