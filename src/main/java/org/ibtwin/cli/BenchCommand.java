@@ -1,8 +1,22 @@
 package org.ibtwin.cli;
 
+import org.ibtwin.bench.BenchDoctorCommand;
+import org.ibtwin.bench.BenchExporterCommand;
+import org.ibtwin.bench.BenchIbnetdiscoverCommand;
+import org.ibtwin.bench.BenchMadCommand;
+import org.ibtwin.bench.BenchOpensmCommand;
+import org.ibtwin.bench.BenchReadersCommand;
+import org.ibtwin.bench.BenchSmCommand;
+import org.ibtwin.bench.BenchTopoCommand;
+import org.ibtwin.bench.BenchTrafficCommand;
+import org.ibtwin.bench.BenchWhatIfCommand;
 import picocli.CommandLine.Command;
 
-/** {@code ibtwin bench}: benchmarks that print figures. */
+/**
+ * {@code ibtwin bench}: benchmarks that print figures. The benches and their harness live in {@code org.ibtwin.bench};
+ * the few here drive code only the command line has (the perf front end, the web view, the fuzzers, the routing
+ * tables' readers, a twin started as {@code ibtwin sim}).
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark and print its figures.",
         subcommands = {BenchTopoCommand.class, BenchMadCommand.class, BenchIbsimCommand.class,
             BenchPerfCommand.class, BenchDoctorCommand.class, BenchReadersCommand.class, BenchSmCommand.class,

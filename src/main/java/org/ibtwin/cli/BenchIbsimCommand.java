@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.ibtwin.bench.Processes;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
@@ -76,7 +77,7 @@ public final class BenchIbsimCommand implements Callable<Integer> {
     /** A simulator this bench started: its process and where clients reach it. */
     private record Sim(String side, Process process, int port, String sockname) {
         long cpuNanos() {
-            return Math.round(BenchOpensmCommand.cpuSeconds(process.toHandle()) * 1e9);
+            return Math.round(Processes.cpuSeconds(process.toHandle()) * 1e9);
         }
     }
 
@@ -177,7 +178,7 @@ public final class BenchIbsimCommand implements Callable<Integer> {
             return 0;
         } finally {
             for (Sim s : sims) {
-                stop(s.process());
+                Processes.stop(s.process(), 3);
             }
             try (var files = Files.list(dir)) {
                 for (Path p : files.toList()) {
@@ -213,13 +214,6 @@ public final class BenchIbsimCommand implements Callable<Integer> {
                     : IbsimClient.connect(host, port, attach, false);
         } catch (org.ibtwin.transport.MadTransportException e) {
             throw new IllegalArgumentException(e.getMessage());
-        }
-    }
-
-    private static void stop(Process p) throws InterruptedException {
-        p.destroy();
-        if (!p.waitFor(3, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
         }
     }
 
@@ -275,7 +269,7 @@ public final class BenchIbsimCommand implements Callable<Integer> {
             }
             Thread.sleep(50);
         }
-        stop(p);
+        Processes.stop(p, 3);
         throw new IllegalStateException(what + " did not get ready in " + seconds + " s");
     }
 

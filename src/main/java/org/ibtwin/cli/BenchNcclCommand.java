@@ -1,12 +1,10 @@
 package org.ibtwin.cli;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.ibtwin.bench.Jvm;
 import org.ibtwin.gen.GpuCluster;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
@@ -66,19 +64,19 @@ public final class BenchNcclCommand implements Callable<Integer> {
                 + " ...");
         err.flush();
         long t0 = System.nanoTime();
-        long c0 = cpu();
+        long c0 = Jvm.processCpuNanos();
         Fabric f = GpuCluster.build(cs);
         long built = System.nanoTime();
-        long cBuilt = cpu();
+        long cBuilt = Jvm.processCpuNanos();
         err.println("bench nccl: bringing it up in the in-process twin (ibtwin's SM), learning it through MADs ...");
         err.flush();
         org.ibtwin.lab.LabTransport t = org.ibtwin.lab.LabTransport.open(f, "the fabric", null);
         long up = System.nanoTime();
-        long cUp = cpu();
+        long cUp = Jvm.processCpuNanos();
         try (PerfFabric pf = PerfFabric.over(t, f, "the in-process twin", err, "bench nccl")) {
             long learnt = System.nanoTime();
-            long cLearnt = cpu();
-            long heapUp = usedAfterGc();
+            long cLearnt = Jvm.processCpuNanos();
+            long heapUp = Jvm.usedHeapAfterGc();
             Job job = new Job(GpuNode.of(pf.fabric()), gpus);
             long[] wall = new long[rounds];
             long first = 0;
@@ -86,12 +84,10 @@ public final class BenchNcclCommand implements Callable<Integer> {
             long[] cpuRounds = new long[rounds];
             CollectiveModel.Estimate last = null;
             int sizes = 0;
-            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-                p.resetPeakUsage();
-            }
+            Jvm.resetPeaks();
             for (int r = -warmup; r < rounds; r++) {
                 long r0 = System.nanoTime();
-                long q0 = cpu();
+                long q0 = Jvm.processCpuNanos();
                 CollectiveModel m = new CollectiveModel(PerfParams.DEFAULT, CollectiveParams.DEFAULT,
                         NcclCommand.routes(pf), job, Collective.ALL_REDUCE);
                 sizes = 0;
@@ -100,7 +96,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
                     sizes++;
                 }
                 long r1 = System.nanoTime();
-                long q1 = cpu();
+                long q1 = Jvm.processCpuNanos();
                 if (r == -warmup) {
                     first = r1 - r0;
                     firstCpu = q1 - q0;
@@ -110,12 +106,7 @@ public final class BenchNcclCommand implements Callable<Integer> {
                     cpuRounds[r] = q1 - q0;
                 }
             }
-            long peak = 0;
-            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-                if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
-                    peak += p.getPeakUsage().getUsed();
-                }
-            }
+            long peak = Jvm.peakHeap();
             long[] sorted = wall.clone();
             Arrays.sort(sorted);
             long[] cpuSorted = cpuRounds.clone();
@@ -141,19 +132,5 @@ public final class BenchNcclCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-    }
-
-    /** CPU time of the whole process, ns (every thread: the twin's, the SM's, the model's). */
-    private static long cpu() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : 0;
-    }
-
-    private static long usedAfterGc() {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 }

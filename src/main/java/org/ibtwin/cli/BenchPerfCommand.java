@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.ibtwin.bench.Jvm;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.lab.Lab;
@@ -133,7 +134,7 @@ public final class BenchPerfCommand implements Callable<Integer> {
             for (int r = -warmup; r < rounds; r++) {
                 last = null;
                 System.gc();
-                long h0 = usedHeap();
+                long h0 = Jvm.usedHeap();
                 long t0 = System.nanoTime();
                 PerfFabric pf = PerfFabric.over(lab.attachTool(from), f, "the twin", err, "bench perf");
                 long t1 = System.nanoTime();
@@ -145,7 +146,7 @@ public final class BenchPerfCommand implements Callable<Integer> {
                 long t2 = System.nanoTime();
                 last = pf;
                 System.gc();
-                long h1 = usedHeap();
+                long h1 = Jvm.usedHeap();
                 if (r >= 0) {
                     discoverNs[r] = t1 - t0;
                     solveNs[r] = t2 - t1;
@@ -165,7 +166,7 @@ public final class BenchPerfCommand implements Callable<Integer> {
                             + "fair share %s; medians of %d rounds after %d warm-up)%n", ms(min(total)),
                     ms(median(total)), ms(median(discoverNs)), ms(median(solveNs)), rounds, warmup);
             out.printf(Locale.ROOT, "heap: %.1f MiB live after a round (the discovered model, its LFT blocks and the "
-                    + "result), median; %.1f MiB used in all%n", median(heap) / 1048576.0, usedHeap() / 1048576.0);
+                    + "result), median; %.1f MiB used in all%n", median(heap) / 1048576.0, Jvm.usedHeap() / 1048576.0);
             out.printf(Locale.ROOT, "result:   aggregate %.1f Gb/s; per pair min %.2f, mean %.2f, max %.2f Gb/s; %d "
                     + "unrouted%n", result.aggregateGbps(), result.minGbps(), result.meanGbps(), result.maxGbps(),
                     result.unrouted());
@@ -174,11 +175,6 @@ public final class BenchPerfCommand implements Callable<Integer> {
             out.flush();
             return result.unrouted() == 0 ? 0 : 1;
         }
-    }
-
-    private static long usedHeap() {
-        Runtime rt = Runtime.getRuntime();
-        return rt.totalMemory() - rt.freeMemory();
     }
 
     private static String ordinal(int n) {

@@ -13,6 +13,8 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ibtwin.bench.OpensmHarness;
+import org.ibtwin.bench.Processes;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.Direct;
@@ -121,9 +123,9 @@ public final class BenchRoutingCommand implements Callable<Integer> {
         Path ibsim = null;
         Path so = null;
         if (!oursOnly) {
-            opensm = BenchOpensmCommand.executable("opensm").orElse(null);
-            ibsim = BenchOpensmCommand.executable("ibsim").orElse(null);
-            so = BenchOpensmCommand.findUmad2sim().orElse(null);
+            opensm = Processes.executable("opensm").orElse(null);
+            ibsim = Processes.executable("ibsim").orElse(null);
+            so = Processes.findUmad2sim().orElse(null);
             if (opensm == null || ibsim == null || so == null) {
                 err.println("ibtwin bench routing: opensm, ibsim or libumad2sim.so not found: ibtwin's engines only");
             }
@@ -143,14 +145,14 @@ public final class BenchRoutingCommand implements Callable<Integer> {
                     out.flush();
                     if (opensm != null && ibsim != null && so != null) {
                         out.println(format(theirs(c.name(), f, topo, engine, opensm, ibsim, so,
-                                BenchOpensmCommand.fresh(dir, "opensm-" + engine), err)));
+                                Processes.fresh(dir, "opensm-" + engine), err)));
                         out.flush();
                     }
                 }
             }
         } finally {
             if (keep == null) {
-                BenchOpensmCommand.deleteTree(root);
+                Processes.deleteTree(root);
             }
         }
         return 0;
@@ -175,15 +177,14 @@ public final class BenchRoutingCommand implements Callable<Integer> {
 
     private Row theirs(String name, Fabric f, Path topo, String engine, Path opensm, Path ibsim, Path so, Path dir,
                        PrintWriter err) throws Exception {
-        BenchOpensmCommand runner = BenchOpensmCommand.runner(engine, timeout, port, err);
-        runner.opensmArgs.addAll(List.of("-D", "0x43"));
-        BenchOpensmCommand.RealIbsim sim = runner.startIbsim(ibsim, f, topo, dir);
+        OpensmHarness runner = new OpensmHarness(engine, timeout, port, false, List.of("-D", "0x43"), err);
+        OpensmHarness.RealIbsim sim = runner.startIbsim(ibsim, f, topo, dir);
         if (sim.process() == null) {
             return new Row(name, f.cas().size(), f.switches().size(), engine, "opensm", -1, null, "-", "-",
                     sim.note());
         }
         try {
-            BenchOpensmCommand.OpensmRun run = runner.opensm(opensm, so, sim.endpoint(),
+            OpensmHarness.OpensmRun run = runner.opensm(opensm, so, sim.endpoint(),
                     TopologyWriter.id(f.cas().get(0)), dir, sim.process());
             String log = keyLines(dir.resolve("opensm.log"));
             Path dump = dir.resolve("opensm-lfts.dump");
@@ -201,7 +202,7 @@ public final class BenchRoutingCommand implements Callable<Integer> {
             return new Row(name, f.cas().size(), f.switches().size(), engine, "opensm", routingSeconds(log), c,
                     layered ? vl.group(1) : "1", layered ? "claimed" : c.creditLoop() ? "no" : "yes", note);
         } finally {
-            BenchOpensmCommand.stop(sim.process());
+            Processes.stop(sim.process());
         }
     }
 
@@ -230,14 +231,14 @@ public final class BenchRoutingCommand implements Callable<Integer> {
     static double routingSeconds(String log) {
         LocalDateTime master = null;
         for (String line : log.split("\n")) {
-            Matcher m = BenchOpensmCommand.LOG_TIME.matcher(line);
+            Matcher m = OpensmHarness.LOG_TIME.matcher(line);
             if (!m.find()) {
                 continue;
             }
             if (master == null && line.contains("Entering MASTER state")) {
-                master = BenchOpensmCommand.logTime(m);
+                master = OpensmHarness.logTime(m);
             } else if (master != null && CONFIGURED.matcher(line).find()) {
-                return Duration.between(master, BenchOpensmCommand.logTime(m)).toNanos() / 1e9;
+                return Duration.between(master, OpensmHarness.logTime(m)).toNanos() / 1e9;
             }
         }
         return -1;

@@ -14,6 +14,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.ibtwin.bench.FatTreeShape;
+import org.ibtwin.bench.Jvm;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.lab.Lab;
@@ -27,6 +29,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.remote.RemoteWebDriver;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,14 +46,8 @@ public final class BenchWebCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--levels", defaultValue = "3", description = "Fat tree levels, 2 or 3 (default: ${DEFAULT-VALUE}).")
-    int levels;
-
-    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
-    int radix;
-
-    @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
-    int hosts;
+    @Mixin
+    FatTreeShape shape;
 
     @Option(names = "--pattern", defaultValue = "shift",
             description = "Traffic running while the pages are timed (default: ${DEFAULT-VALUE}; "
@@ -81,20 +78,21 @@ public final class BenchWebCommand implements Callable<Integer> {
             }
         }
         TrafficPattern p = TrafficPattern.parse(List.of(pattern.split("\\s+")));
-        Fabric f = FatTree.build(FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR));
+        Fabric f = FatTree.build(shape.spec(LinkSpeed.NDR));
         try (Lab lab = Lab.of(f).start()) {
             SweepReport r = lab.bringUp();
             out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches, %,d links; %s by "
-                            + "ibtwin's SM in %.1f s%n", levels, radix, hosts, f.switches().size(), f.links().size(),
+                            + "ibtwin's SM in %.1f s%n", shape.levels(), shape.radix(), shape.hosts(),
+                            f.switches().size(), f.links().size(),
                     r.subnetUp() ? "SUBNET UP" : "NOT UP", r.total().toNanos() / 1e9);
             out.flush();
             if (!r.subnetUp()) {
                 return 1;
             }
             long v0 = System.nanoTime();
-            WebView view = WebView.of(lab, hosts + "-host fat tree, live", "generated", 0);
+            WebView view = WebView.of(lab, shape.hosts() + "-host fat tree, live", "generated", 0);
             out.printf(Locale.ROOT, "web view on %s: first view built in %.2f s (heap %.0f MiB in use)%n",
-                    view.server.url(), (System.nanoTime() - v0) / 1e9, usedHeap() / 1048576.0);
+                    view.server.url(), (System.nanoTime() - v0) / 1e9, Jvm.usedHeap() / 1048576.0);
             out.flush();
             TrafficEngine engine = lab.traffic();
             engine.start(p, TrafficEngine.DEFAULT_SIZE);
@@ -172,21 +170,16 @@ public final class BenchWebCommand implements Callable<Integer> {
             out.flush();
             if (screenshots != null) {
                 Thread.sleep(500);
-                Path map = screenshots.resolve("web-map-" + hosts + ".png");
+                Path map = screenshots.resolve("web-map-" + shape.hosts() + ".png");
                 Files.write(map, d.getScreenshotAs(OutputType.BYTES));
                 js.executeScript("location.hash = '#traffic'");
                 c.await("return document.querySelectorAll('#port-charts .port-chart').length > 0",
                         Duration.ofMinutes(2));
                 Thread.sleep(3000);   // a few seconds of history on the charts
-                Path traffic = screenshots.resolve("web-traffic-" + hosts + ".png");
+                Path traffic = screenshots.resolve("web-traffic-" + shape.hosts() + ".png");
                 Files.write(traffic, d.getScreenshotAs(OutputType.BYTES));
                 out.println("screenshots: " + map + ", " + traffic);
             }
         }
-    }
-
-    private static long usedHeap() {
-        Runtime rt = Runtime.getRuntime();
-        return rt.totalMemory() - rt.freeMemory();
     }
 }

@@ -30,23 +30,24 @@ class LayeringTest {
     }
 
     /**
-     * DESIGN.md rule 6: the twin is hardware. Only the assembly ({@code lab}) and the commands ({@code cli}) reach
-     * into it, so only they may import both {@code sim} and {@code sm}; the twin knows no SM, tool, doctor or lab.
+     * DESIGN.md rule 6: the twin is hardware. Only the assembly ({@code lab}), the commands ({@code cli}) and the
+     * benchmarks ({@code bench}, which measure both) reach into it, so only they may import both {@code sim} and
+     * {@code sm}; the twin knows no SM, tool, doctor, lab or bench.
      */
     @Test
     void onlyTheLabAndTheCommandsAssembleTwinAndSm() {
         ArchRule users = noClasses().that().resideOutsideOfPackages("org.ibtwin.sim..", "org.ibtwin.lab..",
-                        "org.ibtwin.cli..")
+                        "org.ibtwin.cli..", "org.ibtwin.bench..")
                 .should().dependOnClassesThat().resideInAPackage("org.ibtwin.sim..")
                 .allowEmptyShould(true);
         users.check(classes);
         ArchRule twin = noClasses().that().resideInAPackage("org.ibtwin.sim..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.sm..", "org.ibtwin.diag..",
-                        "org.ibtwin.doctor..", "org.ibtwin.lab..", "org.ibtwin.cli..")
+                        "org.ibtwin.doctor..", "org.ibtwin.lab..", "org.ibtwin.cli..", "org.ibtwin.bench..")
                 .allowEmptyShould(true);
         twin.check(classes);
         ArchRule lab = noClasses().that().resideInAPackage("org.ibtwin.lab..")
-                .should().dependOnClassesThat().resideInAPackage("org.ibtwin.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.cli..", "org.ibtwin.bench..")
                 .allowEmptyShould(true);
         lab.check(classes);
     }
@@ -62,6 +63,23 @@ class LayeringTest {
                         "org.ibtwin.lab..", "org.ibtwin.cli..", "org.ibtwin.transport..")
                 .allowEmptyShould(true);
         rule.check(classes);
+    }
+
+    /**
+     * The benchmarks and their harness (real ibsim and OpenSM started and watched, process CPU and RSS, JVM heap, GC
+     * and allocation) are a front end beside {@code cli}: the command line lists them, nothing else uses them, and
+     * they use nothing of the command line's.
+     */
+    @Test
+    void benchesSitBesideTheCommandLine() {
+        ArchRule users = noClasses().that().resideOutsideOfPackages("org.ibtwin.bench..", "org.ibtwin.cli..")
+                .should().dependOnClassesThat().resideInAPackage("org.ibtwin.bench..")
+                .allowEmptyShould(true);
+        users.check(classes);
+        ArchRule bench = noClasses().that().resideInAPackage("org.ibtwin.bench..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.cli..", "org.ibtwin.web..")
+                .allowEmptyShould(true);
+        bench.check(classes);
     }
 
     @Test

@@ -1,10 +1,6 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -91,7 +87,7 @@ public final class BenchTopoCommand implements Callable<Integer> {
                     ms(median(writeNs)), rounds, warmup);
             out.printf(Locale.ROOT, "parse:  best %s  median %s%n", ms(min(readNs)), ms(median(readNs)));
             out.printf(Locale.ROOT, "heap:   parsed fabric retains %.1f MiB; peak heap in use %.1f MiB (max heap %.0f MiB)%n",
-                    retained / 1048576.0, peakHeap() / 1048576.0,
+                    retained / 1048576.0, Jvm.peakHeap() / 1048576.0,
                     Runtime.getRuntime().maxMemory() / 1048576.0);
             out.flush();
         } finally {
@@ -103,38 +99,13 @@ public final class BenchTopoCommand implements Callable<Integer> {
 
     /** Heap held by one parsed fabric: used heap after GC with it alive, minus without it. */
     private static long retainedHeap(Path topo) {
-        MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
-        gc();
-        long before = mem.getHeapMemoryUsage().getUsed();
+        long before = Jvm.usedHeapAfterGc();
         Fabric keep = TopologyReader.read(topo);
-        gc();
-        long after = mem.getHeapMemoryUsage().getUsed();
+        long after = Jvm.usedHeapAfterGc();
         if (keep.size() < 0) {
             throw new IllegalStateException();
         }
         return after - before;
-    }
-
-    private static void gc() {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    private static long peakHeap() {
-        long peak = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP) {
-                peak += p.getPeakUsage().getUsed();
-            }
-        }
-        return peak;
     }
 
     private static long min(long[] a) {

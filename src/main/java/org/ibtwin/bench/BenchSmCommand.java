@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -15,6 +15,7 @@ import org.ibtwin.sm.SmLog;
 import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,14 +32,8 @@ public final class BenchSmCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--levels", defaultValue = "3", description = "Fat tree levels, 2 or 3 (default: ${DEFAULT-VALUE}).")
-    int levels;
-
-    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
-    int radix;
-
-    @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
-    int hosts;
+    @Mixin
+    FatTreeShape shape;
 
     @Option(names = {"-R", "--routing_engine"}, defaultValue = "minhop",
             description = "Routing engines (default: ${DEFAULT-VALUE}).")
@@ -72,7 +67,7 @@ public final class BenchSmCommand implements Callable<Integer> {
         if (ibsim) {
             return new BenchSmIbsim(sizes, engines, 1800, port, keep).run(out, spec.commandLine().getErr());
         }
-        FatTreeSpec ftSpec = FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR);
+        FatTreeSpec ftSpec = shape.spec(LinkSpeed.NDR);
         if (warmupHosts > 0) {
             Fabric w = FatTree.build(FatTreeSpec.of(2, 64, Math.min(warmupHosts, 2048)).withSpeed(LinkSpeed.NDR));
             try (Lab warm = Lab.of(w).sm(SmConfig.defaults().withRouting(engines, null), SmLog.quiet())
@@ -85,22 +80,23 @@ public final class BenchSmCommand implements Callable<Integer> {
             }
             out.printf(Locale.ROOT, "warm-up: 3 sweeps of a %,d-host 2-level fat tree%n", Math.min(warmupHosts, 2048));
         }
-        long h0 = usedHeap();
+        long h0 = Jvm.usedHeapAfterGc();
         Fabric fabric = FatTree.build(ftSpec);
-        long h1 = usedHeap();
+        long h1 = Jvm.usedHeapAfterGc();
         SmConfig cfg = SmConfig.defaults().withMaxSmps(maxSmps).withRouting(engines, null)
                 .withSweepInterval(Duration.ZERO);
         try (Lab lab = Lab.of(fabric).sm(cfg, SmLog.quiet()).smAt(fabric.cas().get(0).name()).start()) {
-            long h2 = usedHeap();
+            long h2 = Jvm.usedHeapAfterGc();
             SubnetManager sm = lab.sm();
             out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches, %,d links; SM at %s, %d SMPs "
-                    + "in flight, routing %s%n", levels, radix, hosts, fabric.switches().size(), fabric.links().size(),
+                    + "in flight, routing %s%n", shape.levels(), shape.radix(), shape.hosts(),
+                    fabric.switches().size(), fabric.links().size(),
                     fabric.cas().get(0).name(), maxSmps, String.join(",", sm.routingChain()));
             out.flush();
-            long cpu0 = cpuNanos();
+            long cpu0 = Jvm.processCpuNanos();
             SweepReport first = sm.sweep();
-            long cpu1 = cpuNanos();
-            long h3 = usedHeap();
+            long cpu1 = Jvm.processCpuNanos();
+            long h3 = Jvm.usedHeapAfterGc();
             print(out, "first sweep (power-on)", first);
             if (cpu0 >= 0) {
                 out.printf(Locale.ROOT, "  process CPU time in the first sweep: %.3f s (every thread, the JIT "
@@ -128,28 +124,11 @@ public final class BenchSmCommand implements Callable<Integer> {
         out.flush();
     }
 
-    /** The JVM's CPU time so far, -1 when the platform does not say. */
-    private static long cpuNanos() {
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return -1;
-    }
-
     private static double s(Duration d) {
         return d.toNanos() / 1e9;
     }
 
     private static double mib(long bytes) {
         return bytes / 1048576.0;
-    }
-
-    private static long usedHeap() {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 }

@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -17,6 +17,7 @@ import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -31,14 +32,8 @@ public final class BenchExporterCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--levels", defaultValue = "3", description = "Fat tree levels (default: ${DEFAULT-VALUE}).")
-    int levels;
-
-    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
-    int radix;
-
-    @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
-    int hosts;
+    @Mixin
+    FatTreeShape shape;
 
     @Option(names = "--scrapes", defaultValue = "3", description = "Scrapes timed (default: ${DEFAULT-VALUE}).")
     int scrapes;
@@ -53,12 +48,13 @@ public final class BenchExporterCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--scrapes must be at least 1");
         }
         PrintWriter out = spec.commandLine().getOut();
-        Fabric f = FatTree.build(FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR));
+        Fabric f = FatTree.build(shape.spec(LinkSpeed.NDR));
         long b0 = System.nanoTime();
         try (LabTransport t = LabTransport.open(f, "the benchmark's fat tree", null)) {
             out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches, %,d links; up in %.1f s%n",
-                    levels, radix, hosts, f.switches().size(), f.links().size(), (System.nanoTime() - b0) / 1e9);
-            long h0 = usedHeap();
+                    shape.levels(), shape.radix(), shape.hosts(), f.switches().size(), f.links().size(),
+                            (System.nanoTime() - b0) / 1e9);
+            long h0 = Jvm.usedHeapAfterGc();
             FabricExporter.Options opt = new FabricExporter.Options(true, true, maxConcurrent, false, false, true,
                     NodeNameMap.empty(), NetDiscovery.Config.defaults().withMaxSmps(4));
             try (FabricExporter ex = new FabricExporter(t, new MadQuery(t), opt, line -> { })) {
@@ -74,7 +70,7 @@ public final class BenchExporterCommand implements Callable<Integer> {
                         series += s.getDataPoints().size();
                     }
                     FabricExporter.Scrape s = ex.lastScrape();
-                    long held = usedHeap();
+                    long held = Jvm.usedHeapAfterGc();
                     out.printf(Locale.ROOT, "scrape %d: %.2f s collect (%,d switches, %,d HCA ports, %,d ports read, "
                                     + "%d failed) + %.2f s exposition: %,d series, %.1f MiB of text; heap %.1f MiB "
                                     + "in use with the scrape held (%.1f MiB above the twin)%n", i, (c1 - c0) / 1e9,
@@ -83,18 +79,10 @@ public final class BenchExporterCommand implements Callable<Integer> {
                     out.flush();
                 }
                 out.printf(Locale.ROOT, "heap: %.1f MiB in use between scrapes (the exporter keeps the running "
-                        + "totals), %.1f MiB before the exporter%n", usedHeap() / 1048576.0, h0 / 1048576.0);
+                        + "totals), %.1f MiB before the exporter%n", Jvm.usedHeapAfterGc() / 1048576.0, h0 / 1048576.0);
             }
         }
         out.flush();
         return 0;
-    }
-
-    private static long usedHeap() {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 }

@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,10 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The bench's sizes, ibsim limits, LID count and endpoints; the runs themselves are a benchmark (BenchOpensmInteropTest
  * runs a tiny one).
  */
-class BenchOpensmCommandTest {
+class OpensmHarnessTest {
     @Test
     void maxIsTheLargestThreeLevelTreeTheUnicastLidsHold() {
-        FatTreeSpec s = BenchOpensmCommand.spec("max");
+        FatTreeSpec s = OpensmHarness.spec("max");
         int switches = FatTree.plan(s).switches();
         assertThat(s.levels()).isEqualTo(3);
         assertThat(s.radix()).isEqualTo(64);
@@ -29,23 +29,23 @@ class BenchOpensmCommandTest {
 
     @Test
     void sizesPickTheSmallestRadixFromForty() {
-        assertThat(BenchOpensmCommand.spec("128")).satisfies(s -> {
+        assertThat(OpensmHarness.spec("128")).satisfies(s -> {
             assertThat(s.levels()).isEqualTo(2);
             assertThat(s.radix()).isEqualTo(40);
         });
-        assertThat(BenchOpensmCommand.spec("1024").levels()).isEqualTo(3);
-        assertThat(BenchOpensmCommand.spec("16384").radix()).isEqualTo(42);
-        assertThatThrownBy(() -> BenchOpensmCommand.spec("lots")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> BenchOpensmCommand.spec("49000")).isInstanceOf(IllegalArgumentException.class)
+        assertThat(OpensmHarness.spec("1024").levels()).isEqualTo(3);
+        assertThat(OpensmHarness.spec("16384").radix()).isEqualTo(42);
+        assertThatThrownBy(() -> OpensmHarness.spec("lots")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> OpensmHarness.spec("49000")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unicast LIDs");
     }
 
     @Test
     void ibsimLimitsGrowWithTheFabricAndNeverShrink() {
-        assertThat(BenchOpensmCommand.limits(FatTree.build(FatTreeSpec.of(2, 8, 16))))
+        assertThat(OpensmHarness.limits(FatTree.build(FatTreeSpec.of(2, 8, 16))))
                 .containsExactly("-N", "2048", "-S", "256", "-P", "13312");
-        Fabric big = FatTree.build(BenchOpensmCommand.spec("32768"));
-        assertThat(BenchOpensmCommand.limits(big)).contains("-L", "49152");
+        Fabric big = FatTree.build(OpensmHarness.spec("32768"));
+        assertThat(OpensmHarness.limits(big)).contains("-L", "49152");
     }
 
     @Test
@@ -58,18 +58,18 @@ class BenchOpensmCommandTest {
         }
         sb.append(String.format("0x%016x 0x0000 0x0000%n", f.cas().get(3).port(1).guid()));
         Path g = Files.writeString(dir.resolve("guid2lid"), sb);
-        assertThat(BenchOpensmCommand.casWithLid(f, g)).isEqualTo(3);
-        assertThat(BenchOpensmCommand.casWithLid(f, dir.resolve("none"))).isZero();
+        assertThat(OpensmHarness.casWithLid(f, g)).isEqualTo(3);
+        assertThat(OpensmHarness.casWithLid(f, dir.resolve("none"))).isZero();
     }
 
     @Test
     void anEndpointPointsLibumad2simAtOneModeOnly() {
         java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("IBSIM_SOCKNAME", "stale",
                 "IBSIM_SERVER_NAME", "10.0.0.1", "IBSIM_SERVER_PORT", "1", "SIM_HOST", "node1"));
-        BenchOpensmCommand.Endpoint.udp(17700).pointAt(env);
+        OpensmHarness.Endpoint.udp(17700).pointAt(env);
         assertThat(env).containsOnly(java.util.Map.entry("IBSIM_SERVER_NAME", "127.0.0.1"),
                 java.util.Map.entry("IBSIM_SERVER_PORT", "17700"), java.util.Map.entry("SIM_HOST", "node1"));
-        BenchOpensmCommand.Endpoint.local("bench-1").pointAt(env);
+        OpensmHarness.Endpoint.local("bench-1").pointAt(env);
         assertThat(env).containsOnly(java.util.Map.entry("IBSIM_SOCKNAME", "bench-1"),
                 java.util.Map.entry("SIM_HOST", "node1"));
     }

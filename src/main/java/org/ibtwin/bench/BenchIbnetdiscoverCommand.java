@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -22,6 +22,7 @@ import org.ibtwin.sm.SmLog;
 import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,14 +39,8 @@ public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--levels", defaultValue = "3", description = "Fat tree levels, 2 or 3 (default: ${DEFAULT-VALUE}).")
-    int levels;
-
-    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
-    int radix;
-
-    @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
-    int hosts;
+    @Mixin
+    FatTreeShape shape;
 
     @Option(names = {"-o", "--outstanding_smps"}, defaultValue = "2",
             description = "SMPs in flight during the scans (default: ${DEFAULT-VALUE}, libibnetdisc's).")
@@ -58,7 +53,7 @@ public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Fabric fabric = FatTree.build(FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR));
+        Fabric fabric = FatTree.build(shape.spec(LinkSpeed.NDR));
         SweepReport up;
         Twin twin;
         try (Lab lab = Lab.of(fabric).sm(SmConfig.defaults().withSweepInterval(Duration.ZERO), SmLog.quiet())
@@ -67,7 +62,8 @@ public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
             up = lab.bringUp();
         }
         out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches, %,d links; brought up by "
-                + "ibtwin's SM in %.3f s (%s)%n", levels, radix, hosts, fabric.switches().size(),
+                + "ibtwin's SM in %.3f s (%s)%n", shape.levels(), shape.radix(), shape.hosts(),
+                fabric.switches().size(),
                 fabric.links().size(), up.total().toNanos() / 1e9, up.subnetUp() ? "SUBNET UP" : "NOT UP");
         out.flush();
         if (!up.subnetUp()) {
@@ -77,7 +73,7 @@ public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
         NetOutputs o = new NetOutputs(NodeNameMap.empty());
         NetFabric f = null;
         for (int r = 1; r <= Math.max(1, runs); r++) {
-            long h0 = usedHeap();
+            long h0 = Jvm.usedHeapAfterGc();
             long t0 = System.nanoTime();
             try (TwinTransport t = new TwinTransport(twin.attach(from, 0))) {
                 f = NetDiscovery.discover(t, NetDiscovery.Config.defaults().withMaxSmps(maxSmps));
@@ -92,7 +88,7 @@ public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
                 o.linkNode(n, lo, "", links);
             }
             long t3 = System.nanoTime();
-            long h1 = usedHeap();
+            long h1 = Jvm.usedHeapAfterGc();
             double scan = (t1 - t0) / 1e9;
             out.printf(Locale.ROOT, "run %d: scan from %s: %,d nodes, %,d links in %.3f s (%,d SMPs, %,.0f SMPs/s, "
                     + "%d in flight, %d hops)%n", r, from, f.size(), f.links().size(), scan, f.smps(),
@@ -105,13 +101,5 @@ public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
             out.flush();
         }
         return f != null && f.size() == fabric.size() ? 0 : 1;
-    }
-
-    private static long usedHeap() {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 }

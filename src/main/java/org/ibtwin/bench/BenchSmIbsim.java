@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -47,19 +47,19 @@ final class BenchSmIbsim {
     }
 
     int run(PrintWriter out, PrintWriter err) throws Exception {
-        Path opensm = BenchOpensmCommand.executable("opensm").orElseThrow(() -> new IllegalArgumentException(
+        Path opensm = Processes.executable("opensm").orElseThrow(() -> new IllegalArgumentException(
                 "opensm not found (install opensm)"));
-        Path ibsim = BenchOpensmCommand.executable("ibsim").orElseThrow(() -> new IllegalArgumentException(
+        Path ibsim = Processes.executable("ibsim").orElseThrow(() -> new IllegalArgumentException(
                 "ibsim not found (install ibsim-utils)"));
-        Path so = BenchOpensmCommand.findUmad2sim().orElseThrow(() -> new IllegalArgumentException(
+        Path so = Processes.findUmad2sim().orElseThrow(() -> new IllegalArgumentException(
                 "libumad2sim.so not found (install libumad2sim0)"));
         List<FatTreeSpec> specs = new ArrayList<>();
         for (String s : sizes) {
             if (!s.isBlank()) {
-                specs.add(BenchOpensmCommand.spec(s));
+                specs.add(OpensmHarness.spec(s));
             }
         }
-        BenchOpensmCommand runner = BenchOpensmCommand.runner(routing, timeoutSeconds, port, err);
+        OpensmHarness runner = new OpensmHarness(routing, timeoutSeconds, port, false, List.of(), err);
         Path root = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("ibtwin-bench-sm");
         out.printf(Locale.ROOT, "bench sm --ibsim: ibtwin sm -o vs opensm -o -e, -R %s, each on a fresh ibsim -r; "
                 + "files in %s%n", routing, root);
@@ -72,13 +72,13 @@ final class BenchSmIbsim {
                 Path dir = Files.createDirectories(root.resolve("h" + spec.hosts()));
                 Path topo = runner.writeTopology(spec, dir);
                 Fabric f = TopologyReader.read(topo);
-                rows.add(print(out, ours(runner, ibsim, f, topo, BenchOpensmCommand.fresh(dir, "ibtwin"), null)));
-                rows.add(print(out, theirs(runner, ibsim, opensm, so, f, topo, BenchOpensmCommand.fresh(dir,
+                rows.add(print(out, ours(runner, ibsim, f, topo, Processes.fresh(dir, "ibtwin"), null)));
+                rows.add(print(out, theirs(runner, ibsim, opensm, so, f, topo, Processes.fresh(dir,
                         "opensm"))));
             }
         } finally {
             if (keep == null) {
-                BenchOpensmCommand.deleteTree(root);
+                Processes.deleteTree(root);
             }
         }
         out.println();
@@ -94,21 +94,21 @@ final class BenchSmIbsim {
     }
 
     /** Our SM's sweeps on a small fabric first: the JIT compiles the SM's code, as it would in a running SM. */
-    private void warmUp(BenchOpensmCommand runner, Path ibsim, Path dir, PrintWriter err) throws Exception {
+    private void warmUp(OpensmHarness runner, Path ibsim, Path dir, PrintWriter err) throws Exception {
         Files.createDirectories(dir);
-        FatTreeSpec spec = BenchOpensmCommand.spec("64");
+        FatTreeSpec spec = OpensmHarness.spec("64");
         Path topo = runner.writeTopology(spec, dir);
         Fabric f = TopologyReader.read(topo);
         for (int i = 0; i < 3; i++) {
-            Row r = ours(runner, ibsim, f, topo, BenchOpensmCommand.fresh(dir, "run"), null);
+            Row r = ours(runner, ibsim, f, topo, Processes.fresh(dir, "run"), null);
             err.printf(Locale.ROOT, "  warm-up %d: 64 hosts in %.3f s%n", i + 1, r.toUp());
         }
         err.flush();
     }
 
-    private Row ours(BenchOpensmCommand runner, Path ibsim, Fabric f, Path topo, Path dir, SmLog log)
+    private Row ours(OpensmHarness runner, Path ibsim, Fabric f, Path topo, Path dir, SmLog log)
             throws Exception {
-        BenchOpensmCommand.RealIbsim sim = runner.startIbsim(ibsim, f, topo, dir);
+        OpensmHarness.RealIbsim sim = runner.startIbsim(ibsim, f, topo, dir);
         if (sim.process() == null) {
             return new Row(hosts(f), f.switches().size(), "ibtwin", 0, -1, 0, false, sim.note());
         }
@@ -117,7 +117,7 @@ final class BenchSmIbsim {
             SmConfig cfg = SmConfig.defaults().withRouting(routing, null).withSweepInterval(Duration.ZERO);
             long t0 = System.nanoTime();
             try (IbsimClient c = IbsimClient.connect("127.0.0.1", sim.endpoint().port(), at, true,
-                    TransportOptions.CONNECT_TIMEOUT)) {
+                    IbsimClient.DEFAULT_CONNECT_TIMEOUT)) {
                 SubnetManager sm = new SubnetManager(c, cfg, log);
                 SweepReport r = new SmStateMachine(sm, SmStateMachine.Polling.defaults(), log).once();
                 double secs = (System.nanoTime() - t0) / 1e9;
@@ -131,24 +131,24 @@ final class BenchSmIbsim {
                         : r.problems().get(0));
             }
         } finally {
-            BenchOpensmCommand.stop(sim.process());
+            Processes.stop(sim.process());
         }
     }
 
-    private Row theirs(BenchOpensmCommand runner, Path ibsim, Path opensm, Path so, Fabric f, Path topo, Path dir)
+    private Row theirs(OpensmHarness runner, Path ibsim, Path opensm, Path so, Fabric f, Path topo, Path dir)
             throws Exception {
-        BenchOpensmCommand.RealIbsim sim = runner.startIbsim(ibsim, f, topo, dir);
+        OpensmHarness.RealIbsim sim = runner.startIbsim(ibsim, f, topo, dir);
         if (sim.process() == null) {
             return new Row(hosts(f), f.switches().size(), "opensm", 0, -1, 0, false, sim.note());
         }
         try {
-            BenchOpensmCommand.OpensmRun r = runner.opensm(opensm, so, sim.endpoint(),
+            OpensmHarness.OpensmRun r = runner.opensm(opensm, so, sim.endpoint(),
                     TopologyWriter.id(f.cas().get(0)), dir, sim.process());
             boolean up = r.launchToUp() >= 0;
             return new Row(hosts(f), f.switches().size(), "opensm", sim.readySeconds(), r.launchToUp(), -1, up,
                     r.note());
         } finally {
-            BenchOpensmCommand.stop(sim.process());
+            Processes.stop(sim.process());
         }
     }
 

@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -21,6 +21,7 @@ import org.ibtwin.sm.SmLog;
 import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,14 +38,8 @@ public final class BenchTrafficCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--levels", defaultValue = "3", description = "Fat tree levels, 2 or 3 (default: ${DEFAULT-VALUE}).")
-    int levels;
-
-    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
-    int radix;
-
-    @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
-    int hosts;
+    @Mixin
+    FatTreeShape shape;
 
     @Option(names = "--pattern", defaultValue = "all-to-all",
             description = "The pattern (default: ${DEFAULT-VALUE}; " + TrafficPattern.USAGE + ").")
@@ -69,7 +64,7 @@ public final class BenchTrafficCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--wall must be > 0 and --steps at least 1");
         }
         TrafficPattern p = TrafficPattern.parse(List.of(pattern.split("\\s+")));
-        Fabric f = FatTree.build(FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR));
+        Fabric f = FatTree.build(shape.spec(LinkSpeed.NDR));
         Twin twin = Twin.of(f);
         Attachment a = twin.attach(f.cas().getFirst().name(), 0);
         a.setIsSm(true);
@@ -77,19 +72,20 @@ public final class BenchTrafficCommand implements Callable<Integer> {
             SubnetManager sm = new SubnetManager(t, SmConfig.defaults(), SmLog.quiet());
             SweepReport r = sm.sweep();
             out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches, %,d links; %s by "
-                            + "ibtwin's SM in %.1f s%n", levels, radix, hosts, f.switches().size(), f.links().size(),
+                            + "ibtwin's SM in %.1f s%n", shape.levels(), shape.radix(), shape.hosts(),
+                            f.switches().size(), f.links().size(),
                     r.subnetUp() ? "SUBNET UP" : "NOT UP", r.total().toNanos() / 1e9);
             out.flush();
             if (!r.subnetUp()) {
                 return 1;
             }
-            long h0 = usedHeap();
-            long c0 = cpuNanos();
+            long h0 = Jvm.usedHeapAfterGc();
+            long c0 = Jvm.processCpuNanos();
             long t0 = System.nanoTime();
             TrafficStatus st = engine.start(p, TrafficEngine.DEFAULT_SIZE);
             long t1 = System.nanoTime();
-            long c1 = cpuNanos();
-            long h1 = usedHeap();
+            long c1 = Jvm.processCpuNanos();
+            long h1 = Jvm.usedHeapAfterGc();
             int ports = engine.ports().size();
             out.printf(Locale.ROOT, "plan %s: %.2f s, %s (%,d flows routed over the LFTs and solved; %,d without a "
                             + "path), %,d ports touched, %.1f Gb/s aggregate; heap of the plan %.1f MiB%n", p.label(),
@@ -120,31 +116,15 @@ public final class BenchTrafficCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "counters: %s port 1 PortXmitData %,d words after %.1f simulated s%n",
                     h.description().split(" ")[0], twin.extendedCounter(h.name(), 1, ExtCounter.XMIT_DATA),
                     engine.seconds());
-            out.printf(Locale.ROOT, "heap: %.1f MiB in use (model, twin, SM, engine)%n", usedHeap() / 1048576.0);
+            out.printf(Locale.ROOT, "heap: %.1f MiB in use (model, twin, SM, engine)%n",
+                    Jvm.usedHeapAfterGc() / 1048576.0);
             out.flush();
             sm.detach();
             return 0;
         }
     }
 
-    /** The JVM's CPU time so far (every thread), -1 when the platform does not say. */
-    private static long cpuNanos() {
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return -1;
-    }
-
     private static String fmt(double d) {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
-    }
-
-    private static long usedHeap() {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 }

@@ -1,7 +1,6 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -55,7 +54,7 @@ public final class BenchDoctorCommand implements Callable<Integer> {
         }
         err.println("bench doctor: building a 3-level fat tree, radix " + radix + ", " + hosts + " CAs ...");
         err.flush();
-        long heap0 = usedHeap();
+        long heap0 = Jvm.usedHeapAfterGc();
         Fabric f = FatTree.build(FatTreeSpec.of(3, radix, hosts).withSpeed(LinkSpeed.HDR));
         int lid = 1;
         for (Node n : f.switches()) {
@@ -73,7 +72,7 @@ public final class BenchDoctorCommand implements Callable<Integer> {
         f.switches().get(0).port(radix / 2 + 1).link().setCable(Cable.UNRATED.withMaxSpeed(LinkSpeed.DDR));
         f.cas().get(7).port(1).link().setCable(Cable.UNRATED.withMaxWidth(org.ibtwin.model.LinkWidth.X1));
         f.cas().get(9).port(1).setCounter(PortCounter.SYMBOL_ERROR, 5000);
-        long heapFabric = usedHeap() - heap0;
+        long heapFabric = Jvm.usedHeapAfterGc() - heap0;
         long[] stateNs = new long[rounds];
         long[] checkNs = new long[rounds];
         long[] snapNs = new long[rounds];
@@ -93,7 +92,7 @@ public final class BenchDoctorCommand implements Callable<Integer> {
                 snapNs[i] = t3 - t2;
             }
         }
-        long heapAll = usedHeap() - heap0;
+        long heapAll = Jvm.usedHeapAfterGc() - heap0;
         java.util.Map<String, Long> perCheck = new java.util.LinkedHashMap<>();
         for (org.ibtwin.doctor.Check c : Doctor.checks()) {
             if (c.skipReason(s) == null) {
@@ -120,13 +119,6 @@ public final class BenchDoctorCommand implements Callable<Integer> {
                 heapFabric / 1048576.0, heapAll / 1048576.0);
         out.flush();
         return s == null ? 1 : 0;
-    }
-
-    private static long usedHeap() {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     private static double ms(long ns) {
