@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.ibtwin.diag.UpFabric;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.format.FabricFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,15 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
  * BalanceIdsInteropTest's.
  */
 class BalanceIdsCommandsTest {
-    private static UpFabric up;
+    private static TwinFabric up;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
     @BeforeAll
     static void twin() {
-        up = UpFabric.of(FabricFiles.loadDefault());
+        up = TwinFabric.up(FabricFiles.loadDefault());
         String host = up.fabric.cas().get(0).name();
-        DiagCommand.opener = t -> up.attach(host);
+        DiagCommand.opener = t -> up.tool(host);
     }
 
     @AfterAll

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
-import org.ibtwin.diag.UpFabric;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.TopologyReader;
 import org.ibtwin.model.Fabric;
@@ -25,15 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
  * real tools is ScanToolsInteropTest's.
  */
 class ScanCommandsTest {
-    private static UpFabric up;
+    private static TwinFabric up;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
     @BeforeAll
     static void twin() {
-        up = UpFabric.of(FabricFiles.loadDefault());
+        up = TwinFabric.up(FabricFiles.loadDefault());
         String host = up.fabric.cas().get(4).name();
-        DiagCommand.opener = t -> up.attach(host);
+        DiagCommand.opener = t -> up.tool(host);
     }
 
     @AfterAll

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Link;
 import org.ibtwin.model.Node;
@@ -15,18 +16,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class NetDiscoveryTest {
-    private static UpFabric up;
+    private static TwinFabric up;
 
     @BeforeAll
     static void bringUp() {
-        up = UpFabric.of(FabricFiles.loadDefault());
+        up = TwinFabric.up(FabricFiles.loadDefault());
     }
 
     @Test
     void findsEveryNodeAndLinkOfTheDefaultFabric() {
         List<String> errors = new ArrayList<>();
         NetFabric f;
-        try (MadTransport t = up.attach("node001")) {
+        try (MadTransport t = up.tool("node001")) {
             f = NetDiscovery.discover(t, NetDiscovery.Config.defaults().withErrors(errors::add));
         }
         assertThat(errors).isEmpty();
@@ -66,7 +67,7 @@ class NetDiscoveryTest {
     @Test
     void progressLinesAreLibibnetdiscs() {
         List<String> lines = new ArrayList<>();
-        try (MadTransport t = up.attach("node001")) {
+        try (MadTransport t = up.tool("node001")) {
             NetDiscovery.discover(t, NetDiscovery.Config.defaults().withProgress(lines::add));
         }
         assertThat(lines.get(0)).matches("DR path slid 0; dlid 0; 0 -> new Channel Adapter \\{[0-9a-f]{16}\\} "
@@ -80,7 +81,7 @@ class NetDiscoveryTest {
     void aHopLimitAndAPartialScanSeeLess() {
         NetFabric near;
         NetFabric partial;
-        try (MadTransport t = up.attach("node001")) {
+        try (MadTransport t = up.tool("node001")) {
             near = NetDiscovery.discover(t, NetDiscovery.Config.defaults().withMaxHops(1));
             partial = NetDiscovery.discover(t, new byte[] {1}, NetDiscovery.Config.defaults().withMaxHops(1));
         }
@@ -92,7 +93,7 @@ class NetDiscoveryTest {
 
     @Test
     void aStartThatDoesNotAnswerFails() {
-        try (MadTransport t = up.attach("node001")) {
+        try (MadTransport t = up.tool("node001")) {
             assertThatThrownBy(() -> NetDiscovery.discover(t, new byte[] {1, 41},
                     NetDiscovery.Config.defaults().withRetries(0).withTimeout(java.time.Duration.ofMillis(50))))
                     .isInstanceOf(NetDiscovery.Failed.class).hasMessageContaining("0,1,41");

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.ibtwin.transport.IbsimClient;
 
 /**
  * A real {@code ibsim -r -l PORT -s -n [limits] NETFILE} for interop tests: remote (UDP) mode on loopback, on a free
@@ -27,6 +28,26 @@ import java.util.concurrent.TimeUnit;
 public final class RemoteIbsim implements AutoCloseable {
     /** Where clients find it. */
     public static final String HOST = "127.0.0.1";
+    /** Four CAs, H-h1..H-h4, on ports 1..4 of one 8-port switch, sw1: an ibsim net file. */
+    public static final String FOUR_CAS = """
+            Switch 8 "sw1"
+            [1] "H-h1"[1]
+            [2] "H-h2"[1]
+            [3] "H-h3"[1]
+            [4] "H-h4"[1]
+
+            Hca 1 "H-h1"
+            [1] "sw1"[1]
+
+            Hca 1 "H-h2"
+            [1] "sw1"[2]
+
+            Hca 1 "H-h3"
+            [1] "sw1"[3]
+
+            Hca 1 "H-h4"
+            [1] "sw1"[4]
+            """;
     /** ibsim's control port plus one data port per client slot. */
     public static final int PORTS_USED = 11;
     /** What ibsim prints once its network is up (its sockets are bound before). */
@@ -194,6 +215,20 @@ public final class RemoteIbsim implements AutoCloseable {
             return Files.exists(p) ? new String(Files.readAllBytes(p), StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
             return "(" + e + ")";
+        }
+    }
+
+    /** The LID of {@code node}'s port, as a client attached there on the ibsim at {@code port} learns it. */
+    public static int lid(int port, String node) {
+        try (IbsimClient c = IbsimClient.connect(HOST, port, node, false)) {
+            return c.localPort().lid();
+        }
+    }
+
+    /** The port GUID of {@code node}'s port, as a client attached there on the ibsim at {@code port} learns it. */
+    public static long portGuid(int port, String node) {
+        try (IbsimClient c = IbsimClient.connect(HOST, port, node, false)) {
+            return c.localPort().portGuid();
         }
     }
 }

@@ -44,25 +44,6 @@ import picocli.CommandLine;
 class SaqueryInteropTest {
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
     /** Four CAs on one switch; h2 and h3 in partition blue (0x0010, IPoIB), h4 alone in red (0x0020). */
-    private static final String NET = """
-            Switch 8 "sw1"
-            [1] "H-h1"[1]
-            [2] "H-h2"[1]
-            [3] "H-h3"[1]
-            [4] "H-h4"[1]
-
-            Hca 1 "H-h1"
-            [1] "sw1"[1]
-
-            Hca 1 "H-h2"
-            [1] "sw1"[2]
-
-            Hca 1 "H-h3"
-            [1] "sw1"[3]
-
-            Hca 1 "H-h4"
-            [1] "sw1"[4]
-            """;
     /** ibsim's GUIDs for the net above: CA n has node GUID 0x1000..., port GUID +1 (as ibsim numbers them). */
     private static final String PARTITIONS = """
             Default=0x7fff, ipoib : ALL=limited, SELF=full ;
@@ -72,14 +53,8 @@ class SaqueryInteropTest {
     /** The LIDs the SM gave: the CAs', the switch's. */
     record Lids(int h1, int sw, int h2, int h3, int h4) {
         static Lids read(int port) {
-            return new Lids(lid(port, "H-h1"), lid(port, "sw1"), lid(port, "H-h2"), lid(port, "H-h3"),
-                    lid(port, "H-h4"));
-        }
-
-        private static int lid(int port, String node) {
-            try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, port, node, false)) {
-                return c.localPort().lid();
-            }
+            return new Lids(RemoteIbsim.lid(port, "H-h1"), RemoteIbsim.lid(port, "sw1"), RemoteIbsim.lid(port, "H-h2"),
+                    RemoteIbsim.lid(port, "H-h3"), RemoteIbsim.lid(port, "H-h4"));
         }
 
         /** Queries whose answers fit one MAD: real and ours must print the same, byte for byte. */
@@ -129,7 +104,7 @@ class SaqueryInteropTest {
 
     private static RemoteIbsim sim(Path dir) throws IOException, InterruptedException {
         Path net = dir.resolve("four.net");
-        Files.writeString(net, NET);
+        Files.writeString(net, RemoteIbsim.FOUR_CAS);
         return RemoteIbsim.start(tools.ibsim, net, 18110, 18160, List.of(), Duration.ofSeconds(10));
     }
 
@@ -291,7 +266,7 @@ class SaqueryInteropTest {
     @Test
     void realSaqueryReachesOurSaOnTheTwinThroughItsIbsimEndpoint(@TempDir Path dir) throws Exception {
         Path net = dir.resolve("four.net");
-        Files.writeString(net, NET);
+        Files.writeString(net, RemoteIbsim.FOUR_CAS);
         org.ibtwin.sim.Twin twin = org.ibtwin.sim.Twin.of(org.ibtwin.format.FabricFiles.load(net));
         org.ibtwin.sim.Attachment at = twin.attach("H-h1", 0);
         at.setIsSm(true);

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.ibtwin.transport.IbsimClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -27,25 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("interop")
 class UpRereadInteropTest {
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
-    private static final String NET = """
-            Switch 8 "sw1"
-            [1] "H-h1"[1]
-            [2] "H-h2"[1]
-            [3] "H-h3"[1]
-            [4] "H-h4"[1]
-
-            Hca 1 "H-h1"
-            [1] "sw1"[1]
-
-            Hca 1 "H-h2"
-            [1] "sw1"[2]
-
-            Hca 1 "H-h3"
-            [1] "sw1"[3]
-
-            Hca 1 "H-h4"
-            [1] "sw1"[4]
-            """;
     private static RealTools tools;
 
     @BeforeAll
@@ -89,7 +69,7 @@ class UpRereadInteropTest {
 
     @Test
     void sighupAndTheConsoleRereadThePartitionsAndSweepAndTheProcessLivesOn(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("four.net"), NET);
+        Files.writeString(dir.resolve("four.net"), RemoteIbsim.FOUR_CAS);
         Path conf = dir.resolve("partitions.conf");
         Files.writeString(conf, "Default=0x7fff, ipoib : ALL=limited, SELF=full ;\n");
         Path out = dir.resolve("up.out");
@@ -113,9 +93,9 @@ class UpRereadInteropTest {
         assertThat(p).as("ibtwin up did not start on 18500..18560:\n" + RealTools.read(err)).isNotNull();
         Process up = p;
         try (OutputStream console = up.getOutputStream()) {
-            long h2 = guid(port, "H-h2");
-            long h4 = guid(port, "H-h4");
-            int lid4 = lid(port, "H-h4");
+            long h2 = RemoteIbsim.portGuid(port, "H-h2");
+            long h4 = RemoteIbsim.portGuid(port, "H-h4");
+            int lid4 = RemoteIbsim.lid(port, "H-h4");
             UmadClient c = new UmadClient(tools.umad2sim, port, dir, "H-h2", TOOL_TIMEOUT);
             // h2 and h4: both limited Default members, so the SA hides h4 from h2
             assertThat(saquery(c, "NR", Integer.toString(lid4))).isEmpty();
@@ -153,18 +133,6 @@ class UpRereadInteropTest {
             assertThat(up.isAlive()).isTrue();
         } finally {
             RealTools.stop(up);
-        }
-    }
-
-    private static long guid(int port, String node) {
-        try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, port, node, false)) {
-            return c.localPort().portGuid();
-        }
-    }
-
-    private static int lid(int port, String node) {
-        try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, port, node, false)) {
-            return c.localPort().lid();
         }
     }
 }

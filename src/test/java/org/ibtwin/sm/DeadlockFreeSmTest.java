@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.ibtwin.diag.MadQuery;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.gen.Direct;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Layout;

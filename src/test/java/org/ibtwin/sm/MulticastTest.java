@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.ibtwin.diag.MadQuery;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.format.TopologyReader;
 import org.ibtwin.mad.AttributeIds;
@@ -12,7 +13,6 @@ import org.ibtwin.mad.MadStatus;
 import org.ibtwin.mad.Methods;
 import org.ibtwin.mad.SaAttributes;
 import org.ibtwin.model.Fabric;
-import org.ibtwin.sim.TwinTransport;
 import org.ibtwin.transport.MadTransport;
 import org.junit.jupiter.api.Test;
 
@@ -90,7 +90,7 @@ class MulticastTest {
 
     /** A join (Set) or leave (Delete) from {@code node}'s port 1; the SA's status. */
     static int member(TwinFabric f, String node, int smLid, int method, byte[] mgid, int state, boolean create) {
-        try (MadTransport c = new TwinTransport(f.twin.attach(node, 1))) {
+        try (MadTransport c = f.tool(node, 1)) {
             byte[] r = new byte[MC.size()];
             MC.setBytes(r, 0, "McastMemMGid", mgid);
             MC.setBytes(r, 0, "McastMemPortGid", gid(c.localPort().portGuid()));

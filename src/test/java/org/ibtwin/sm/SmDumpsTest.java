@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.format.tools.SmOutputs;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;

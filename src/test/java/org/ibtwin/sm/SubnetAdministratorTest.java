@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.ibtwin.diag.MadQuery;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.gen.FatTree;
@@ -19,7 +20,6 @@ import org.ibtwin.mad.SaAttributes;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
-import org.ibtwin.sim.TwinTransport;
 import org.ibtwin.transport.MadTransport;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +33,7 @@ class SubnetAdministratorTest {
 
     /** A transport at {@code node}'s port 1 (not an SM). */
     private static MadTransport client(TwinFabric f, String node) {
-        return new TwinTransport(f.twin.attach(node, 1));
+        return f.tool(node, 1);
     }
 
     private static MadQuery.SaResult table(MadQuery q, int smLid, int attr, long mask, byte[] template) {

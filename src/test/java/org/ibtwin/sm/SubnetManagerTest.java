@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.ibtwin.diag.MadQuery;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.Guid2LidFile;
 import org.ibtwin.gen.FatTree;
