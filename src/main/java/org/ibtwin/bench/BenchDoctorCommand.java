@@ -1,7 +1,6 @@
 package org.ibtwin.bench;
 
 import java.io.PrintWriter;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ibtwin.doctor.Doctor;
@@ -103,16 +102,16 @@ public final class BenchDoctorCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "bench doctor: %d CAs, %d switches, %d links (3-level fat tree, radix %d, HDR)%n",
                 f.cas().size(), f.switches().size(), f.links().size(), radix);
-        out.printf(Locale.ROOT, "  build state     best %8.1f ms   median %8.1f ms%n", ms(min(stateNs)),
-                ms(median(stateNs)));
+        out.printf(Locale.ROOT, "  build state     best %8.1f ms   median %8.1f ms%n", ms(Stats.min(stateNs)),
+                ms(Stats.median(stateNs)));
         out.printf(Locale.ROOT, "  run %d checks   best %8.1f ms   median %8.1f ms%n", r.checked().size(),
-                ms(min(checkNs)), ms(median(checkNs)));
+                ms(Stats.min(checkNs)), ms(Stats.median(checkNs)));
         StringBuilder slow = new StringBuilder();
         perCheck.entrySet().stream().sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()).limit(5)
                 .forEach(e -> slow.append(String.format(Locale.ROOT, " %s %.1f ms", e.getKey(), ms(e.getValue()))));
         out.printf(Locale.ROOT, "  slowest checks: %s%n", slow.toString().trim());
-        out.printf(Locale.ROOT, "  snapshot JSON   best %8.1f ms   median %8.1f ms%n", ms(min(snapNs)),
-                ms(median(snapNs)));
+        out.printf(Locale.ROOT, "  snapshot JSON   best %8.1f ms   median %8.1f ms%n", ms(Stats.min(snapNs)),
+                ms(Stats.median(snapNs)));
         out.printf(Locale.ROOT, "  findings: %s%n", r.summary());
         r.findings().forEach(x -> out.printf(Locale.ROOT, "    %-8s %s %s%n", x.severity(), x.id(), x.where()));
         out.printf(Locale.ROOT, "  heap: fabric %.0f MiB, fabric + state + report %.0f MiB (used, after GC)%n",
@@ -123,15 +122,5 @@ public final class BenchDoctorCommand implements Callable<Integer> {
 
     private static double ms(long ns) {
         return ns / 1e6;
-    }
-
-    private static long min(long[] a) {
-        return Arrays.stream(a).min().orElse(0);
-    }
-
-    private static long median(long[] a) {
-        long[] c = a.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
     }
 }

@@ -3,7 +3,6 @@ package org.ibtwin.bench;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ibtwin.format.TopologyReader;
@@ -83,9 +82,9 @@ public final class BenchTopoCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "fabric: 3-level fat tree, radix %d, %s: %d hosts, %d switches, %d links%n",
                     radix, s, f.cas().size(), f.switches().size(), f.links().size());
             out.printf(Locale.ROOT, "file:   %.1f MiB ibnetdiscover text%n", bytes / 1048576.0);
-            out.printf(Locale.ROOT, "write:  best %s  median %s  (%d rounds after %d warm-up)%n", ms(min(writeNs)),
-                    ms(median(writeNs)), rounds, warmup);
-            out.printf(Locale.ROOT, "parse:  best %s  median %s%n", ms(min(readNs)), ms(median(readNs)));
+            out.printf(Locale.ROOT, "write:  best %s  median %s  (%d rounds after %d warm-up)%n", Stats.ms(Stats.min(writeNs)),
+                    Stats.ms(Stats.median(writeNs)), rounds, warmup);
+            out.printf(Locale.ROOT, "parse:  best %s  median %s%n", Stats.ms(Stats.min(readNs)), Stats.ms(Stats.median(readNs)));
             out.printf(Locale.ROOT, "heap:   parsed fabric retains %.1f MiB; peak heap in use %.1f MiB (max heap %.0f MiB)%n",
                     retained / 1048576.0, Jvm.peakHeap() / 1048576.0,
                     Runtime.getRuntime().maxMemory() / 1048576.0);
@@ -106,20 +105,6 @@ public final class BenchTopoCommand implements Callable<Integer> {
             throw new IllegalStateException();
         }
         return after - before;
-    }
-
-    private static long min(long[] a) {
-        return Arrays.stream(a).min().orElse(0);
-    }
-
-    private static long median(long[] a) {
-        long[] c = a.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
-    }
-
-    private static String ms(long ns) {
-        return String.format(Locale.ROOT, "%.0f ms", ns / 1e6);
     }
 
 }

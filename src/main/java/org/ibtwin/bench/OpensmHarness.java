@@ -4,10 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,7 +47,11 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
     /** Unicast LIDs 1..0xBFFF. */
     static final int UNICAST_LIDS = 0xBFFF;
     static final int MAX_RADIX = 64;
-    private static final int SLOTS = 10;
+    /** ibsim 0.10's compiled-in limits; {@link #limits} only ever raises them. */
+    private static final int IBSIM_MAX_NODES = 2048;
+    private static final int IBSIM_MAX_SWITCHES = 256;
+    private static final int IBSIM_MAX_PORTS = 13312;
+    private static final int IBSIM_MAX_LINEAR_CAP = 30720;
     private static final String READY = "Network simulator ready.";
     /** The timestamp at the start of an OpenSM log line: "Nov 30 05:56:48 375645 ". */
     public static final Pattern LOG_TIME = Pattern.compile("^(\\w{3}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) ");
@@ -170,7 +170,7 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
         Path log = dir.resolve("ibsim.out");
         String note = "";
         for (int attempt = 0; attempt < 6; attempt++) {
-            int port = freeRange();
+            int port = Processes.freeUdpRange(basePort, basePort + 80);
             cmd.set(cmd.indexOf("-l") + 1, Integer.toString(port));
             String sockname = "ibtwin-bench-" + ProcessHandle.current().pid() + "-" + port;
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
@@ -194,7 +194,7 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
     }
 
     /** ibsim's -N, -S, -P (and -L when the LIDs need it), with a quarter of headroom over the fabric. */
-    static List<String> limits(Fabric f) {
+    public static List<String> limits(Fabric f) {
         long switches = 0;
         long ports = 0;
         long lids = 0;
@@ -208,10 +208,10 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
                 lids += n.numPorts();
             }
         }
-        List<String> a = new ArrayList<>(List.of("-N", Long.toString(Math.max(2048, headroom(f.size()))),
-                "-S", Long.toString(Math.max(256, headroom(switches))),
-                "-P", Long.toString(Math.max(13312, headroom(ports)))));
-        if (headroom(lids) > 30720) {
+        List<String> a = new ArrayList<>(List.of("-N", Long.toString(Math.max(IBSIM_MAX_NODES, headroom(f.size()))),
+                "-S", Long.toString(Math.max(IBSIM_MAX_SWITCHES, headroom(switches))),
+                "-P", Long.toString(Math.max(IBSIM_MAX_PORTS, headroom(ports)))));
+        if (headroom(lids) > IBSIM_MAX_LINEAR_CAP) {
             a.addAll(List.of("-L", "49152"));
         }
         return a;
@@ -377,7 +377,7 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
         for (int attempt = 0; attempt < 8; attempt++) {
             IbsimServer server = new IbsimServer(fabric);
             try {
-                server.start(InetAddress.getLoopbackAddress(), freeRange());
+                server.start(InetAddress.getLoopbackAddress(), Processes.freeUdpRange(basePort, basePort + 80));
                 return server;
             } catch (BindException e) {
                 server.close();
@@ -385,30 +385,6 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
             }
         }
         throw last;
-    }
-
-    /** A control port P in the base port..the base port+80 with P..P+10 free for UDP now. */
-    private int freeRange() throws IOException {
-        for (int tries = 0; tries < 100; tries++) {
-            int base = basePort + ThreadLocalRandom.current().nextInt(81);
-            List<DatagramSocket> held = new ArrayList<>();
-            boolean free = true;
-            try {
-                for (int p = base; p <= base + SLOTS && free; p++) {
-                    try {
-                        held.add(new DatagramSocket(new InetSocketAddress((InetAddress) null, p)));
-                    } catch (SocketException e) {
-                        free = false;
-                    }
-                }
-            } finally {
-                held.forEach(DatagramSocket::close);
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new IOException("no free UDP port range in " + basePort + ".." + (basePort + 90));
     }
 
     private static double seconds(long nanos) {

@@ -3,6 +3,10 @@ package org.ibtwin.bench;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -83,6 +88,36 @@ public final class Processes {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * A base port P in {@code first..last} with P..P+10 all free for UDP on this machine right now: the eleven ports
+     * an {@code ibsim -r -l P} (or the twin serving its protocol) takes.
+     */
+    public static int freeUdpRange(int first, int last) throws IOException {
+        for (int tries = 0; tries < 100; tries++) {
+            int base = first + ThreadLocalRandom.current().nextInt(last - first + 1);
+            if (udpRangeFree(base)) {
+                return base;
+            }
+        }
+        throw new IOException("no free UDP port range P..P+10 with P in " + first + ".." + last);
+    }
+
+    private static boolean udpRangeFree(int base) {
+        List<DatagramSocket> held = new ArrayList<>();
+        try {
+            for (int p = base; p <= base + 10; p++) {
+                try {
+                    held.add(new DatagramSocket(new InetSocketAddress((InetAddress) null, p)));
+                } catch (SocketException e) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            held.forEach(DatagramSocket::close);
+        }
     }
 
     /** {@code dir/side}, or {@code dir/side-2}, ... : a directory no run has used (OpenSM's cache starts empty). */

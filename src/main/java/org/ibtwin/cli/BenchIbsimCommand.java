@@ -8,12 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.ibtwin.bench.Processes;
+import org.ibtwin.bench.Stats;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
@@ -191,20 +191,13 @@ public final class BenchIbsimCommand implements Callable<Integer> {
 
     /** The medians line: "in flight 1, median of 3 pairs: CPU per MAD twin 21.3 us, ibsim 18.2 us (1.17x); ...". */
     static String summary(int inFlight, List<IbsimRoundTripBench.Result> twin, List<IbsimRoundTripBench.Result> ibsim) {
-        double tc = median(twin.stream().mapToDouble(IbsimRoundTripBench.Result::cpuMicrosPerMad).toArray());
-        double ic = median(ibsim.stream().mapToDouble(IbsimRoundTripBench.Result::cpuMicrosPerMad).toArray());
-        double tr = median(twin.stream().mapToDouble(IbsimRoundTripBench.Result::perSecond).toArray());
-        double ir = median(ibsim.stream().mapToDouble(IbsimRoundTripBench.Result::perSecond).toArray());
+        double tc = Stats.median(twin.stream().mapToDouble(IbsimRoundTripBench.Result::cpuMicrosPerMad).toArray());
+        double ic = Stats.median(ibsim.stream().mapToDouble(IbsimRoundTripBench.Result::cpuMicrosPerMad).toArray());
+        double tr = Stats.median(twin.stream().mapToDouble(IbsimRoundTripBench.Result::perSecond).toArray());
+        double ir = Stats.median(ibsim.stream().mapToDouble(IbsimRoundTripBench.Result::perSecond).toArray());
         return String.format(Locale.ROOT, "in flight %d, median of %d pairs: CPU per MAD twin %.1f us, ibsim %.1f us "
                 + "(twin/ibsim %.2f); round trips/s twin %,.0f, ibsim %,.0f", inFlight, twin.size(), tc, ic, tc / ic,
                 tr, ir);
-    }
-
-    static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 
     private static IbsimClient connect(String host, int port, String sockname, String attach) {

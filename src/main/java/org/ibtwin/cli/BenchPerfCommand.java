@@ -1,10 +1,10 @@
 package org.ibtwin.cli;
 
 import java.io.PrintWriter;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.ibtwin.bench.Stats;
 import org.ibtwin.bench.Jvm;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
@@ -100,8 +100,8 @@ public final class BenchPerfCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "shift all-to-all: %d pairs, every %shost to the one %d further on, RDMA write 64 KiB%n",
                 pairs, every == 1 ? "" : ordinal(every) + " ", ends.size() / 2);
         out.printf(Locale.ROOT, "resolved: best %s  median %s  (routing setup %s, pair routes + max-min fair share %s;"
-                        + " medians of %d rounds after %d warm-up)%n", ms(min(total)), ms(median(total)),
-                ms(median(setupNs)), ms(median(solveNs)), rounds, warmup);
+                        + " medians of %d rounds after %d warm-up)%n", Stats.ms(Stats.min(total)), Stats.ms(Stats.median(total)),
+                Stats.ms(Stats.median(setupNs)), Stats.ms(Stats.median(solveNs)), rounds, warmup);
         out.printf(Locale.ROOT, "result:   aggregate %.1f Gb/s; per pair min %.2f, mean %.2f, max %.2f Gb/s; %d unrouted%n",
                 result.aggregateGbps(), result.minGbps(), result.meanGbps(), result.maxGbps(), result.unrouted());
         out.printf(Locale.ROOT, "          pair 1 (%s -> %s): %s%n", pp.get(0).src().name(), pp.get(0).dst().name(),
@@ -163,10 +163,10 @@ public final class BenchPerfCommand implements Callable<Integer> {
                     last.live().discoverySmps(), last.live().lftBlocksRead(), f.switches().stream()
                             .mapToLong(n -> lab.twin().linearFdbTop(n.name()) / 64 + 1).sum());
             out.printf(Locale.ROOT, "resolved: best %s  median %s  (discovery %s, LFT reads + pair routes + max-min "
-                            + "fair share %s; medians of %d rounds after %d warm-up)%n", ms(min(total)),
-                    ms(median(total)), ms(median(discoverNs)), ms(median(solveNs)), rounds, warmup);
+                            + "fair share %s; medians of %d rounds after %d warm-up)%n", Stats.ms(Stats.min(total)),
+                    Stats.ms(Stats.median(total)), Stats.ms(Stats.median(discoverNs)), Stats.ms(Stats.median(solveNs)), rounds, warmup);
             out.printf(Locale.ROOT, "heap: %.1f MiB live after a round (the discovered model, its LFT blocks and the "
-                    + "result), median; %.1f MiB used in all%n", median(heap) / 1048576.0, Jvm.usedHeap() / 1048576.0);
+                    + "result), median; %.1f MiB used in all%n", Stats.median(heap) / 1048576.0, Jvm.usedHeap() / 1048576.0);
             out.printf(Locale.ROOT, "result:   aggregate %.1f Gb/s; per pair min %.2f, mean %.2f, max %.2f Gb/s; %d "
                     + "unrouted%n", result.aggregateGbps(), result.minGbps(), result.meanGbps(), result.maxGbps(),
                     result.unrouted());
@@ -185,19 +185,5 @@ public final class BenchPerfCommand implements Callable<Integer> {
             default -> "th";
         };
         return n + suffix;
-    }
-
-    private static long min(long[] a) {
-        return Arrays.stream(a).min().orElse(0);
-    }
-
-    private static long median(long[] a) {
-        long[] c = a.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
-    }
-
-    private static String ms(long ns) {
-        return String.format(Locale.ROOT, "%.0f ms", ns / 1e6);
     }
 }

@@ -170,7 +170,7 @@ class DoctorInteropTest {
 
         static Ibsim start(RealTools tools, Path net, Path dir) throws IOException, InterruptedException {
             for (int tries = 0; tries < 8; tries++) {
-                int port = freeRange();
+                int port = RemoteIbsim.freeRange(17400, 17480);
                 Path log = dir.resolve("ibsim-" + port + ".out");
                 ProcessBuilder pb = new ProcessBuilder(tools.ibsim.toString(), "-r", "-l", Integer.toString(port), "-s",
                         net.toAbsolutePath().toString()).directory(dir.toFile()).redirectErrorStream(true)
@@ -271,31 +271,6 @@ class DoctorInteropTest {
 
         private static String read(Path p) {
             return RealTools.read(p);
-        }
-
-        /** A base port P in 17400..17480 with P..P+10 free for UDP right now. */
-        private static int freeRange() throws IOException {
-            for (int tries = 0; tries < 50; tries++) {
-                int base = 17400 + ThreadLocalRandom.current().nextInt(81);
-                List<DatagramSocket> held = new ArrayList<>();
-                boolean free = true;
-                try {
-                    for (int p = base; p <= base + 10; p++) {
-                        try {
-                            held.add(new DatagramSocket(new InetSocketAddress((InetAddress) null, p)));
-                        } catch (SocketException e) {
-                            free = false;
-                            break;
-                        }
-                    }
-                } finally {
-                    held.forEach(DatagramSocket::close);
-                }
-                if (free) {
-                    return base;
-                }
-            }
-            throw new IOException("no free UDP port range in 17400..17490");
         }
     }
 }

@@ -2,13 +2,12 @@ package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.ibtwin.cli.Main;
+import org.ibtwin.cli.Cli;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 /**
  * Every generator family through the public command line: {@code ibtwin gen <family>} writes its topology and
@@ -114,10 +112,7 @@ class GenFamiliesInteropTest {
     private static String run(List<String> args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int rc = cl.execute(args.toArray(String[]::new));
+        int rc = Cli.execute(out, err, args.toArray(String[]::new));
         return rc + "\n" + out + err;
     }
 }

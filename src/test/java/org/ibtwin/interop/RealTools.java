@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.ibtwin.bench.OpensmHarness;
+import org.ibtwin.bench.Processes;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
 import org.junit.jupiter.api.Assumptions;
@@ -29,20 +31,13 @@ import org.junit.jupiter.api.Assumptions;
  * socket name of its own, and runs clients against it. Every process started here is stopped before the call that
  * started it returns, or by {@link Sim#close()}.
  */
-final class RealTools {
+public final class RealTools {
     static final String PACKAGES = "opensm infiniband-diags ibsim-utils";
     static final String READY = "Network simulator ready.";
     /** OpenSM error lines: "... 0x01 -> osm_foo: ERR 0D16: Got Zero Node GUID!". */
     static final Pattern OSM_ERROR = Pattern.compile(" ERR [0-9A-Fa-f]{4}\\b");
 
-    /** ibsim 0.10's compiled-in limits; only ever raised. */
-    static final int IBSIM_MAX_NODES = 2048;
-    static final int IBSIM_MAX_SWITCHES = 256;
-    static final int IBSIM_MAX_PORTS = 13312;
-    static final int IBSIM_MAX_LINEAR_CAP = 30720;
-
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static final String[] SBIN = {"/usr/sbin", "/sbin", "/usr/local/sbin"};
 
     final Path ibsim;
     final Path opensm;
@@ -65,6 +60,18 @@ final class RealTools {
      * stderr the first time, except under CI (CI=true), where scripts/setup installs them and their absence fails
      * the test.
      */
+    /**
+     * Skips the calling test for what {@code notice} names as missing ("INTEROP SKIPPED: ... not found (install
+     * ...)"), printed once on stderr; under {@code CI=true}, where scripts/setup installed everything, fails it.
+     */
+    public static void skip(String notice) {
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail("CI=true but " + notice);
+        }
+        System.err.println(notice);
+        Assumptions.abort(notice);
+    }
+
     static synchronized RealTools findOrSkip() {
         if (found == null && missingTools == null) {
             lookUp();
@@ -110,22 +117,7 @@ final class RealTools {
 
     /** An executable on PATH, or in the sbin directories a non-root PATH may leave out. */
     static Optional<Path> executable(String name) {
-        List<String> dirs = new ArrayList<>();
-        String path = System.getenv("PATH");
-        if (path != null) {
-            dirs.addAll(List.of(path.split(File.pathSeparator)));
-        }
-        dirs.addAll(List.of(SBIN));
-        for (String d : dirs) {
-            if (d.isEmpty()) {
-                continue;
-            }
-            Path p = Path.of(d, name);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+        return Processes.executable(name);
     }
 
     /** /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so, or wherever a /usr/lib* tree holds it. */
@@ -153,34 +145,9 @@ final class RealTools {
         return Optional.empty();
     }
 
-    /** ibsim's -N, -S, -P (and -L when needed) for a fabric, with headroom. */
+    /** ibsim's -N, -S, -P (and -L when needed) for a fabric, with headroom: as the benches start ibsim. */
     static List<String> limits(Fabric f) {
-        long nodes = f.size();
-        long switches = 0;
-        long ports = 0;
-        long lids = 0;
-        for (Node n : f.nodes()) {
-            if (n.isSwitch()) {
-                switches++;
-                ports += n.numPorts() + 1;
-                lids++;
-            } else {
-                ports += n.numPorts();
-                lids += n.numPorts();
-            }
-        }
-        List<String> a = new ArrayList<>(List.of(
-                "-N", Long.toString(Math.max(IBSIM_MAX_NODES, headroom(nodes))),
-                "-S", Long.toString(Math.max(IBSIM_MAX_SWITCHES, headroom(switches))),
-                "-P", Long.toString(Math.max(IBSIM_MAX_PORTS, headroom(ports)))));
-        if (headroom(lids) > IBSIM_MAX_LINEAR_CAP) {
-            a.addAll(List.of("-L", "49152"));
-        }
-        return a;
-    }
-
-    private static long headroom(long n) {
-        return n + n / 4 + 16;
+        return OpensmHarness.limits(f);
     }
 
     /** Starts {@code ibsim -s -n} on {@code netFile} and waits until it says it is ready. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.ibtwin.bench.Processes;
 import org.ibtwin.transport.IbsimClient;
 
 /**
@@ -150,29 +151,7 @@ public final class RemoteIbsim implements AutoCloseable {
 
     /** A base port P in {@code first..last} with P..P+10 all free for UDP on this machine right now. */
     public static int freeRange(int first, int last) throws IOException {
-        for (int tries = 0; tries < 100; tries++) {
-            int base = first + ThreadLocalRandom.current().nextInt(last - first + 1);
-            if (rangeFree(base)) {
-                return base;
-            }
-        }
-        throw new IOException("no free UDP port range P..P+10 with P in " + first + ".." + last);
-    }
-
-    private static boolean rangeFree(int base) {
-        List<DatagramSocket> held = new ArrayList<>();
-        try {
-            for (int p = base; p < base + PORTS_USED; p++) {
-                try {
-                    held.add(new DatagramSocket(new InetSocketAddress((InetAddress) null, p)));
-                } catch (SocketException e) {
-                    return false;
-                }
-            }
-            return true;
-        } finally {
-            held.forEach(DatagramSocket::close);
-        }
+        return Processes.freeUdpRange(first, last);
     }
 
     /** The control port (clients' IBSIM_SERVER_PORT); 0 in local mode. */

@@ -2,7 +2,6 @@ package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.ibtwin.cli.Main;
+import org.ibtwin.cli.Cli;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.tools.SmOutputs;
 import org.ibtwin.gen.FatTree;
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 /**
  * Routing balance against real OpenSM: on real {@code ibsim -r} loaded with a generated fat tree, real {@code opensm
@@ -79,10 +77,7 @@ class SmBalanceInteropTest {
                 Duration.ofSeconds(20))) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            CommandLine cl = Main.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            int rc = cl.execute("sm", "-o", "-q", "--ibsim", "127.0.0.1:" + sim.port(), "-R", engine, "--dump-dir",
+            int rc = Cli.execute(out, err, "sm", "-o", "-q", "--ibsim", "127.0.0.1:" + sim.port(), "-R", engine, "--dump-dir",
                     ourDir.toString());
             assertThat(rc).as(out + "\n" + err).isZero();
         }
@@ -117,10 +112,7 @@ class SmBalanceInteropTest {
     void benchSmIbsimTimesBothSms() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int rc = cl.execute("bench", "sm", "--ibsim", "--sizes", "32", "--port", Integer.toString(FIRST_PORT));
+        int rc = Cli.execute(out, err, "bench", "sm", "--ibsim", "--sizes", "32", "--port", Integer.toString(FIRST_PORT));
         assertThat(rc).as(out + "\n" + err).isZero();
         assertThat(out.toString())
                 .containsPattern("(?m)^ +32 +\\d+ +ibtwin +[\\d.]+ +[\\d.]+ +[\\d,]+ *$")

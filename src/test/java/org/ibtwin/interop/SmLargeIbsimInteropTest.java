@@ -2,7 +2,6 @@ package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.ibtwin.cli.Main;
+import org.ibtwin.cli.Cli;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 /**
  * {@code ibtwin sm -o} on real {@code ibsim -r} with up to 256 CAs, checked by the real tools: ibnetdiscover shows a
@@ -80,10 +78,7 @@ class SmLargeIbsimInteropTest {
                 Duration.ofSeconds(30))) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            CommandLine cl = Main.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            int rc = cl.execute("sm", "-o", "-q", "--ibsim", "127.0.0.1:" + sim.port(), "-R", engines);
+            int rc = Cli.execute(out, err, "sm", "-o", "-q", "--ibsim", "127.0.0.1:" + sim.port(), "-R", engines);
             assertThat(rc).as(out + "\n" + err).isZero();
             assertThat(out.toString()).isEqualTo("SUBNET UP\n");
 

@@ -3,7 +3,6 @@ package org.ibtwin.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -13,7 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.ibtwin.cli.Main;
+import org.ibtwin.cli.Cli;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.tools.SmOutputs;
 import org.ibtwin.gen.FatTree;
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * ibtwin's SM state and dumps through the real programs: real {@code sminfo} against the twin's ibsim endpoint
@@ -252,10 +250,7 @@ class SmStateInteropTest {
                 Duration.ofSeconds(20))) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            CommandLine cl = Main.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            int rc = cl.execute("sm", "-o", "--ibsim", "127.0.0.1:" + sim.port(), "-R", "minhop", "--guid2lid",
+            int rc = Cli.execute(out, err, "sm", "-o", "--ibsim", "127.0.0.1:" + sim.port(), "-R", "minhop", "--guid2lid",
                     guid2lid.toString(), "--dump-dir", ourDir.toString());
             assertThat(rc).as(out + "\n" + err).isZero();
         }

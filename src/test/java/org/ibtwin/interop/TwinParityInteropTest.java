@@ -178,11 +178,7 @@ class TwinParityInteropTest {
         if (!missing.isEmpty()) {
             String notice = "INTEROP SKIPPED: " + String.join(", ", missing) + " not found (install "
                     + RealTools.PACKAGES + ")";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("CI=true but " + notice);
-            }
-            System.err.println(notice);
-            Assumptions.abort(notice);
+            RealTools.skip(notice);
         }
         pool = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "parity-client");

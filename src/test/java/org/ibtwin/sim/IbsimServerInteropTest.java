@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.ibtwin.bench.Processes;
 import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.MadAddress;
 import org.ibtwin.transport.SlotSocket;
@@ -354,18 +355,7 @@ class IbsimServerInteropTest {
     // ---- finding the tools ----
 
     static Optional<Path> executable(String name) {
-        List<String> dirs = new ArrayList<>();
-        String path = System.getenv("PATH");
-        if (path != null) {
-            dirs.addAll(List.of(path.split(File.pathSeparator)));
-        }
-        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/local/sbin"));
-        for (String d : dirs) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, name))) {
-                return Optional.of(Path.of(d, name));
-            }
-        }
-        return Optional.empty();
+        return Processes.executable(name);
     }
 
     static Optional<Path> umad2sim() {

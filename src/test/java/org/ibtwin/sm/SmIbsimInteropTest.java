@@ -1,7 +1,6 @@
 package org.ibtwin.sm;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
@@ -24,10 +23,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ibtwin.bench.Processes;
+import org.ibtwin.cli.Cli;
 import org.ibtwin.cli.Main;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
+import org.ibtwin.interop.RealTools;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
 import org.junit.jupiter.api.Assumptions;
@@ -61,9 +63,9 @@ class SmIbsimInteropTest {
     }
 
     private static Tools tools() {
-        Optional<Path> sim = exe("ibsim");
-        Optional<Path> disc = exe("ibnetdiscover");
-        Optional<Path> trace = exe("ibtracert");
+        Optional<Path> sim = Processes.executable("ibsim");
+        Optional<Path> disc = Processes.executable("ibnetdiscover");
+        Optional<Path> trace = Processes.executable("ibtracert");
         Path so = Path.of("/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so");
         List<String> missing = new ArrayList<>();
         sim.ifPresentOrElse(p -> { }, () -> missing.add("ibsim"));
@@ -75,25 +77,9 @@ class SmIbsimInteropTest {
         if (!missing.isEmpty()) {
             String notice = "INTEROP SKIPPED: " + String.join(", ", missing) + " not found (install ibsim-utils "
                     + "infiniband-diags); ibtwin sm interop with real ibsim not run";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("CI=true but " + notice);
-            }
-            System.err.println(notice);
-            Assumptions.assumeTrue(false, notice);
+            RealTools.skip(notice);
         }
         return new Tools(sim.orElseThrow(), disc.orElseThrow(), trace.orElseThrow(), so);
-    }
-
-    private static Optional<Path> exe(String name) {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
-        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/local/sbin"));
-        for (String d : dirs) {
-            Path p = d.isEmpty() ? null : Path.of(d, name);
-            if (p != null && Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
     }
 
     @ParameterizedTest(name = "{0}-level, radix {1}, {2} hosts, -R {3}")
@@ -106,10 +92,7 @@ class SmIbsimInteropTest {
         try (RealIbsim sim = RealIbsim.start(t, net)) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            CommandLine cl = Main.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            int rc = cl.execute("sm", "-o", "--ibsim", "127.0.0.1:" + sim.port, "-R", engines, "--check-routes");
+            int rc = Cli.execute(out, err, "sm", "-o", "--ibsim", "127.0.0.1:" + sim.port, "-R", engines, "--check-routes");
             assertThat(rc).as(out + "\n" + err + "\n" + sim.log()).isZero();
             assertThat(out.toString()).contains("SUBNET UP");
             assertThat(err.toString()).isEmpty();
@@ -188,10 +171,7 @@ class SmIbsimInteropTest {
                 List.of(), java.time.Duration.ofSeconds(10))) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            CommandLine cl = Main.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            int rc = cl.execute("sm", "-o", "--ibsim", "@" + name, "--check-routes");
+            int rc = Cli.execute(out, err, "sm", "-o", "--ibsim", "@" + name, "--check-routes");
             assertThat(rc).as(out + "\n" + err + "\n" + sim.output()).isZero();
             assertThat(out.toString()).contains("attached at @" + name + " node ").contains("SUBNET UP");
 
@@ -250,7 +230,7 @@ class SmIbsimInteropTest {
         static RealIbsim start(Tools t, Path net) throws IOException, InterruptedException {
             IOException last = null;
             for (int tries = 0; tries < 6; tries++) {
-                int port = freeBase();
+                int port = org.ibtwin.interop.RemoteIbsim.freeRange(17800, 17879);
                 Path dir = net.getParent();
                 ProcessBuilder pb = new ProcessBuilder(t.ibsim.toString(), "-r", "-l", Integer.toString(port), "-s",
                         "-n", net.getFileName().toString())
@@ -316,30 +296,6 @@ class SmIbsimInteropTest {
                 Thread.currentThread().interrupt();
                 process.destroyForcibly();
             }
-        }
-
-        private static int freeBase() throws IOException {
-            for (int tries = 0; tries < 50; tries++) {
-                int base = 17800 + ThreadLocalRandom.current().nextInt(80);
-                List<DatagramSocket> held = new ArrayList<>();
-                boolean free = true;
-                try {
-                    for (int p = base; p <= base + 10; p++) {
-                        try {
-                            held.add(new DatagramSocket(new InetSocketAddress((InetAddress) null, p)));
-                        } catch (SocketException e) {
-                            free = false;
-                            break;
-                        }
-                    }
-                } finally {
-                    held.forEach(DatagramSocket::close);
-                }
-                if (free) {
-                    return base;
-                }
-            }
-            throw new IOException("no free UDP port range in 17800..17890");
         }
     }
 }
