@@ -211,12 +211,14 @@ public final class SubnetAdministrator {
      * A query's records, filtered by its component mask. NodeRecords and PathRecords are, as OpenSM answers them,
      * only those the requester (the end port at the request's source LID) shares a partition with; a requester the
      * SA does not know (no end port has that LID) is refused, as OpenSM finds no requester port and answers nothing.
-     * MCMemberRecords are one per member for a {@code trusted} query (or one naming a PortGID), else one per group.
+     * MCMemberRecords are one per member for a {@code trusted} query (or one naming a PortGID), else one per group,
+     * and an untrusted requester sees only the groups of its partitions.
      */
     private List<byte[]> records(SaSnapshot s, int attr, byte[] template, long mask, long mod, MadAddress from,
                                  boolean trusted) {
         int requester = -1;
-        if (attr == AttributeIds.NODE_RECORD || attr == AttributeIds.PATH_RECORD) {
+        if (attr == AttributeIds.NODE_RECORD || attr == AttributeIds.PATH_RECORD
+                || (attr == AttributeIds.MC_MEMBER_RECORD && !trusted)) {
             requester = s.endPortByLid(from.lid());
             if (requester < 0) {
                 throw new SaException(MadStatus.SA_REQ_INVALID, "no requester port at LID " + from.lid());
@@ -232,7 +234,8 @@ public final class SubnetAdministrator {
             case AttributeIds.P_KEY_TABLE_RECORD -> s.pkeyTableRecords();
             case AttributeIds.SM_INFO_RECORD -> smInfoRecords(s);
             case AttributeIds.MC_MEMBER_RECORD ->
-                    mcMemberRecords(trusted || (mask & ComponentMask.MCMR_PORT_GID) != 0);
+                    mcMemberRecords(trusted || (mask & ComponentMask.MCMR_PORT_GID) != 0,
+                            trusted ? null : pkey -> s.sharedPkeyWithGroup(req, pkey) != 0);
             case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask, req);
             case AttributeIds.INFORM_INFO -> List.copyOf(subscriptions);
             default -> List.of();
@@ -259,11 +262,16 @@ public final class SubnetAdministrator {
 
     /**
      * MCMemberRecords as OpenSM answers them: a trusted query (SA header SM_Key = the SA key) or one that names a
-     * PortGID gets one record per member; any other one record per group, its PortGID and JoinState zeroed.
+     * PortGID gets one record per member; any other one record per group, its PortGID and JoinState zeroed. An
+     * untrusted requester sees only the groups of partitions its port is in ({@code inPartition} of the group's
+     * P_Key; null: every group).
      */
-    private List<byte[]> mcMemberRecords(boolean perMember) {
+    private List<byte[]> mcMemberRecords(boolean perMember, java.util.function.IntPredicate inPartition) {
         List<byte[]> out = new ArrayList<>();
         for (McGroups.View v : multicast.views()) {
+            if (inPartition != null && !inPartition.test(v.group().pkey())) {
+                continue;
+            }
             if (!perMember) {
                 out.add(groupRecord(v.group(), new byte[16], 0));
                 continue;
