@@ -60,6 +60,31 @@ class SmKeysTest {
     }
 
     @Test
+    void theSaShowsPortInfoRecordsMkeyToATrustedRequesterOnly() {
+        Fabric fabric = FatTree.build(FatTreeSpec.of(2, 4, 8));
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            SubnetManager sm = f.sm(SmConfig.defaults());
+            sm.mkeys(new MKeys(KEY, 1, 0));
+            int smLid = sm.sweep().smLid();
+            Layout pir = org.ibtwin.mad.SaAttributes.PORT_INFO_RECORD;
+            byte[] t = new byte[pir.size()];
+            int lid = f.twin.lid(fabric.cas().get(4).name(), 1);
+            pir.set(t, 0, "EndportLid", lid);
+            try (MadTransport other = f.attach(fabric.cas().get(3).name())) {
+                MadQuery q = new MadQuery(other);
+                for (long saKey : new long[] {0, 1}) {
+                    var r = q.saQuery(smLid, org.ibtwin.mad.Methods.GET_TABLE, AttributeIds.PORT_INFO_RECORD, 0, 1,
+                            saKey, t);
+                    assertThat(r.status()).isZero();
+                    var recs = r.records(pir.size());
+                    assertThat(recs).hasSize(1);
+                    assertThat(pir.get(recs.get(0), 0, "Mkey")).as("SM_Key " + saKey).isEqualTo(saKey == 1 ? KEY : 0);
+                }
+            }
+        }
+    }
+
+    @Test
     void anSmWithoutTheKeyCannotTakeTheFabricOver() {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 4, 8));
         try (TwinFabric f = new TwinFabric(fabric)) {

@@ -212,7 +212,8 @@ public final class SubnetAdministrator {
      * only those the requester (the end port at the request's source LID) shares a partition with; a requester the
      * SA does not know (no end port has that LID) is refused, as OpenSM finds no requester port and answers nothing.
      * MCMemberRecords are one per member for a {@code trusted} query (or one naming a PortGID), else one per group,
-     * and an untrusted requester sees only the groups of its partitions.
+     * and an untrusted requester sees only the groups of its partitions. PortInfoRecords show the M_Key to a trusted
+     * requester only.
      */
     private List<byte[]> records(SaSnapshot s, int attr, byte[] template, long mask, long mod, MadAddress from,
                                  boolean trusted) {
@@ -227,7 +228,7 @@ public final class SubnetAdministrator {
         int req = requester;
         List<byte[]> all = switch (attr) {
             case AttributeIds.NODE_RECORD -> s.nodeRecords(req);
-            case AttributeIds.PORT_INFO_RECORD -> s.portInfoRecords();
+            case AttributeIds.PORT_INFO_RECORD -> trusted ? s.portInfoRecords() : hideMkeys(s.portInfoRecords());
             case AttributeIds.LINK_RECORD -> s.linkRecords();
             case AttributeIds.SWITCH_INFO_RECORD -> s.switchInfoRecords();
             case AttributeIds.LFT_RECORD -> s.lftRecords();
@@ -247,6 +248,16 @@ public final class SubnetAdministrator {
             }
         }
         return out;
+    }
+
+    private static final org.ibtwin.mad.Field PIR_MKEY = SaAttributes.PORT_INFO_RECORD.field("Mkey");
+
+    /** IBA 15.2.5.3: a PortInfoRecord's M_Key is 0 but to a trusted requester (as OpenSM answers). */
+    private static List<byte[]> hideMkeys(List<byte[]> records) {
+        for (byte[] r : records) {
+            PIR_MKEY.set(r, 0, 0);
+        }
+        return records;
     }
 
     private List<byte[]> smInfoRecords(SaSnapshot s) {
