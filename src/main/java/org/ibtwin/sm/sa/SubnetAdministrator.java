@@ -25,7 +25,8 @@ import org.ibtwin.transport.ReceivedMad;
  * heavy sweep. SubnAdmGet (one record: none is ERR_NO_RECORDS, several ERR_TOO_MANY_RECORDS) and SubnAdmGetTable
  * with component masks for NodeRecord, PortInfoRecord, PathRecord, LinkRecord, SwitchInfoRecord, LFTRecord,
  * P_KeyTableRecord, SMInfoRecord and MCMemberRecord; SubnAdmSet/Delete of MCMemberRecord (join and leave the IPoIB
- * broadcast groups) and SubnAdmSet of InformInfo (subscriptions); Get(ClassPortInfo).
+ * broadcast groups), SubnAdmSet of InformInfo (subscriptions), SubnAdmSet/Get/GetTable/Delete of ServiceRecord
+ * (registrations with leases, {@link Services}); Get(ClassPortInfo).
  *
  * <p>A GetTable response goes out by RMPP ({@link RmppSender}). A response that fits one MAD is sent at its own
  * length (header and records), as OpenSM's is, so a client that reads the datagram's length (saquery through
@@ -51,6 +52,7 @@ public final class SubnetAdministrator {
     /** The SA key a trusted query carries in its SM_Key (OpenSM's sa_key, 1). */
     private volatile long saKey = 1;
     private final List<byte[]> subscriptions = new CopyOnWriteArrayList<>();
+    private final Services services = new Services();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong ignored = new AtomicLong();
 
@@ -192,6 +194,8 @@ public final class SubnetAdministrator {
                     join(s, mad, from, template, mask);
                 } else if (attr == AttributeIds.INFORM_INFO) {
                     subscribe(mad, from, template);
+                } else if (attr == AttributeIds.SERVICE_RECORD) {
+                    registerService(s, mad, from, template, mask);
                 } else {
                     reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.GET_RESP, new byte[0], 0);
                 }
@@ -199,6 +203,10 @@ public final class SubnetAdministrator {
             case Methods.DELETE -> {
                 if (attr == AttributeIds.MC_MEMBER_RECORD) {
                     leave(s, mad, from, template, mask);
+                } else if (attr == AttributeIds.SERVICE_RECORD) {
+                    List<byte[]> gone = services.delete(template, mask);
+                    reply(mad, from, gone.isEmpty() ? MadStatus.SA_NO_RECORDS : MadStatus.OK, Methods.DELETE_RESP,
+                            gone.isEmpty() ? new byte[0] : gone.get(0), 0);
                 } else {
                     reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.DELETE_RESP, new byte[0], 0);
                 }
@@ -219,7 +227,7 @@ public final class SubnetAdministrator {
                                  boolean trusted) {
         int requester = -1;
         if (attr == AttributeIds.NODE_RECORD || attr == AttributeIds.PATH_RECORD
-                || (attr == AttributeIds.MC_MEMBER_RECORD && !trusted)) {
+                || ((attr == AttributeIds.MC_MEMBER_RECORD || attr == AttributeIds.SERVICE_RECORD) && !trusted)) {
             requester = s.endPortByLid(from.lid());
             if (requester < 0) {
                 throw new SaException(MadStatus.SA_REQ_INVALID, "no requester port at LID " + from.lid());
@@ -239,6 +247,8 @@ public final class SubnetAdministrator {
                             trusted ? null : pkey -> s.sharedPkeyWithGroup(req, pkey) != 0);
             case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask, req);
             case AttributeIds.INFORM_INFO -> List.copyOf(subscriptions);
+            case AttributeIds.SERVICE_RECORD -> trusted ? services.records() : services.records().stream()
+                    .filter(r -> visible(s, req, (int) Services.SR.get(r, 0, "ServRecPkey"))).toList();
             default -> List.of();
         };
         List<byte[]> out = new ArrayList<>();
@@ -248,6 +258,37 @@ public final class SubnetAdministrator {
             }
         }
         return out;
+    }
+
+    // ---- ServiceRecords
+
+    private static final long SR_ID = ComponentMask.bit(AttributeIds.SERVICE_RECORD, "ServRecID");
+    private static final long SR_GID = ComponentMask.bit(AttributeIds.SERVICE_RECORD, "ServRecGid");
+
+    /** A service of P_Key {@code pkey} is seen by a requester in that partition (P_Key 0: by every one). */
+    private static boolean visible(SaSnapshot s, int requester, int pkey) {
+        return (pkey & 0x7fff) == 0 || s.sharedPkeyWithGroup(requester, pkey) != 0;
+    }
+
+    /**
+     * SubnAdmSet(ServiceRecord): registers (or renews) the service; ServiceID and ServiceGID must be given
+     * (0x0600 otherwise), the GID must be a port of the subnet (0x0200 otherwise). The answer is the record.
+     */
+    private void registerService(SaSnapshot s, byte[] mad, MadAddress from, byte[] t, long mask) {
+        if ((mask & (SR_ID | SR_GID)) != (SR_ID | SR_GID)) {
+            reply(mad, from, MadStatus.SA_INSUFFICIENT_COMPONENTS, Methods.GET_RESP, new byte[0], 0);
+            return;
+        }
+        if (s == null || s.endPortByGuid(guidOf(Services.SR.getBytes(t, 0, "ServRecGid"))) < 0) {
+            reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.GET_RESP, new byte[0], 0);
+            return;
+        }
+        reply(mad, from, MadStatus.OK, Methods.GET_RESP, services.register(t), 0);
+    }
+
+    /** The ServiceRecords registered. */
+    public Services services() {
+        return services;
     }
 
     private static final org.ibtwin.mad.Field PIR_MKEY = SaAttributes.PORT_INFO_RECORD.field("Mkey");
