@@ -99,6 +99,7 @@ public final class SmCommand implements Callable<Integer> {
             throw new IllegalArgumentException("-p/--priority must be 0..15, not " + priority);
         }
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), priority, err, "ibtwin sm");
+        org.ibtwin.sm.MKeys mkeys = sm.mkeys();
         pollingMs = (int) sm.number("sminfo_polling_timeout", "--sminfo_polling_timeout", 1, Integer.MAX_VALUE,
                 pollingMs);
         pollingRetries = (int) sm.number("polling_retry_number", "--polling_retry_number", 1, Integer.MAX_VALUE,
@@ -149,6 +150,7 @@ public final class SmCommand implements Callable<Integer> {
                     cfg.priority(), cfg.routingEngines()));
             SubnetManager manager = new SubnetManager(t, cfg, log);
             manager.sa().saKey(sm.saKey());
+            manager.mkeys(mkeys);
             SmStateMachine machine = new SmStateMachine(manager, polling, key, log);
             t.setIsSm(true);
             if (dumpDir != null) {

@@ -73,6 +73,21 @@ public final class SmOptions {
             description = "Write ibtwin's defaults as an opensm.conf (the options ibtwin implements) and exit.")
     Path createConfig;
 
+    @Option(names = "--m_key", paramLabel = "<key>",
+            description = "M_Key (64-bit) to set on every port the SM manages and carry in every SMP; 0: none "
+                    + "(default: opensm.conf's m_key, else 0).")
+    String mKey;
+
+    @Option(names = "--m_key_protection_level", paramLabel = "<0-3>",
+            description = "M_KeyProtectBits with the M_Key: 0 a Get shows the key, 1 a Get hides it, 2 and 3 a Get "
+                    + "without the key fails; a Set without it always fails (default: opensm.conf's, else 0).")
+    Integer mKeyProtect;
+
+    @Option(names = "--m_key_lease_period", paramLabel = "<s>",
+            description = "Seconds a port stays protected after a refused SMP with no SMP carrying the key; 0: for "
+                    + "ever (default: opensm.conf's, else 0).")
+    Integer mKeyLease;
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
@@ -80,11 +95,12 @@ public final class SmOptions {
     static final List<String> IMPLEMENTED = List.of("sm_key", "sa_key", "lmc", "max_op_vls", "subnet_timeout",
             "partition_config_file", "sweep_interval", "reassign_lids", "routing_engine", "root_guid_file",
             "sm_priority", "sminfo_polling_timeout", "polling_retry_number", "max_wire_smps", "transaction_timeout",
-            "transaction_retries");
+            "transaction_retries",
+            "m_key", "m_key_lease_period", "m_key_protection_level");
     private static final String IMPLEMENTED_TEXT = "sm_key, sa_key, lmc, max_op_vls, subnet_timeout, "
             + "partition_config_file, sweep_interval, reassign_lids, routing_engine, root_guid_file, sm_priority, "
             + "sminfo_polling_timeout, polling_retry_number, max_wire_smps, transaction_timeout, "
-            + "transaction_retries";
+            + "transaction_retries, m_key, m_key_lease_period, m_key_protection_level";
 
     /** -F's file as read (null before {@link #config} or without -F). */
     private OpensmConf conf;
@@ -129,6 +145,32 @@ public final class SmOptions {
         return e == null ? 1 : conf.number(e, 0, -1);
     }
 
+    /**
+     * The M_Key, its protect level and lease: the command line's, else opensm.conf's m_key,
+     * m_key_protection_level and m_key_lease_period, else none (OpenSM's defaults).
+     */
+    org.ibtwin.sm.MKeys mkeys() {
+        long key = mKey != null ? parseKey("--m_key", mKey) : number("m_key", null, 0, -1, 0);
+        int protect = mKeyProtect != null ? mKeyProtect : (int) number("m_key_protection_level", null, 0, 3, 0);
+        int lease = mKeyLease != null ? mKeyLease : (int) number("m_key_lease_period", null, 0, 0xffff, 0);
+        if (protect < 0 || protect > 3) {
+            throw new IllegalArgumentException("--m_key_protection_level must be 0..3, not " + protect);
+        }
+        if (lease < 0 || lease > 0xffff) {
+            throw new IllegalArgumentException("--m_key_lease_period must be 0..65535 seconds, not " + lease);
+        }
+        return new org.ibtwin.sm.MKeys(key, protect, lease);
+    }
+
+    private static long parseKey(String option, String s) {
+        String t = s.strip().toLowerCase(java.util.Locale.ROOT);
+        try {
+            return t.startsWith("0x") ? Long.parseUnsignedLong(t.substring(2), 16) : Long.parseUnsignedLong(t);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " " + s + ": not a 64-bit key (like 0x00000000000000ff)");
+        }
+    }
+
     /** -c: writes ibtwin's default opensm.conf to {@code createConfig}. */
     void writeDefaultConfig(PrintWriter out) {
         List<OpensmConf.Option> options = new java.util.ArrayList<>();
@@ -156,6 +198,12 @@ public final class SmOptions {
         options.add(opt("transaction_timeout", Long.toString(d.timeout().toMillis()), "Milliseconds each SMP "
                 + "attempt waits for its answer"));
         options.add(opt("transaction_retries", Integer.toString(d.retries()), "Attempts after the first"));
+        options.add(opt("m_key", "0x0000000000000000", "M_Key set on every port the SM manages and carried in "
+                + "every SMP; 0: none"));
+        options.add(opt("m_key_lease_period", "0", "Seconds a port stays protected after a refused SMP with no SMP "
+                + "carrying the M_Key; 0: for ever"));
+        options.add(opt("m_key_protection_level", "0", "M_KeyProtectBits (0: a Get shows the M_Key, 1: hides it, "
+                + "2 and 3: a Get without it fails)"));
         String text = OpensmConf.write("ibtwin's subnet manager: the opensm.conf options it implements, at its "
                 + "defaults (OpenSM's).\nibtwin sm -F FILE and ibtwin up -F FILE read this file, or one written by "
                 + "opensm -c.", options);

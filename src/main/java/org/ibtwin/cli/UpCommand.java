@@ -128,6 +128,7 @@ public final class UpCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--web serves until quit, which --once does not wait for (drop --once)");
         }
         SmConfig cfg = sm.config(Duration.ofSeconds(sweepSeconds), 0, err, "ibtwin up");
+        org.ibtwin.sm.MKeys mkeys = sm.mkeys();
         var partitions = sm.partitions();
         long t0 = System.nanoTime();
         Fabric f = FabricFiles.load(fabric);
@@ -137,6 +138,7 @@ public final class UpCommand implements Callable<Integer> {
         try (Lab lab = Lab.of(f).sm(cfg, log).smAt(at[0], Integer.parseInt(at[1])).start()) {
             SubnetManager manager = lab.sm();
             manager.sa().saKey(sm.saKey());
+            manager.mkeys(mkeys);
             java.util.function.BiConsumer<SubnetManager, SweepReport> dumps = dumpDir == null ? null
                     : org.ibtwin.sm.SmDumps.writer(dumpDir, log);
             sm.apply(manager, partitions, err, "ibtwin up");

@@ -253,7 +253,7 @@ public final class SaQueries {
 
     private static Layout layout(int attr) {
         Layout l = attr == AttributeIds.CLASS_PORT_INFO ? PerfAttributes.CLASS_PORT_INFO : SaAttributes.record(attr);
-        if (l == null || attr == AttributeIds.INFORM_INFO) {
+        if (l == null || attr == AttributeIds.INFORM_INFO || attr == AttributeIds.SERVICE_RECORD) {
             throw new Failure(USAGE, "ibtwin saquery: this query is not supported yet (supported: CPI, "
                     + "NR, PIR, PKTR, LR, PR, MCMR, LFTR, SWIR, SMIR)");
         }

@@ -164,6 +164,7 @@ public final class SaAttributes {
             case AttributeIds.MC_MEMBER_RECORD -> MC_MEMBER_RECORD;
             case AttributeIds.PATH_RECORD -> PATH_RECORD;
             case AttributeIds.INFORM_INFO -> INFORM_INFO;
+            case AttributeIds.SERVICE_RECORD -> SERVICE_RECORD;
             default -> null;
         };
     }

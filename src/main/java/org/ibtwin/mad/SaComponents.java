@@ -25,6 +25,9 @@ public final class SaComponents {
                 "McastMemMLid", "McastMemMtuSelector", "McastMemMTU", "McastMemTClass", "McastMemPkey",
                 "McastMemRateSelector", "McastMemRate", "McastMemPktLifeSelector", "McastMemPktLife", "McastMemSL",
                 "McastMemFlowLbl", "McastMemHopLimit", "McastMemScope", "McastMemJoinState", "McastMemProxyJoin"},
+            // components 7..36 are ServiceData8/16/32/64, one each: one array here, not filtered on
+            AttributeIds.SERVICE_RECORD, new String[] {"ServRecID", "ServRecGid", "ServRecPkey", null,
+                "ServRecLease", "ServRecKey", "ServRecName"},
             // the 64-bit ServiceID is two components (its two halves); bit 7 is reserved
             AttributeIds.PATH_RECORD, new String[] {"PathRecServiceId", "PathRecServiceId", "PathRecDGid",
                 "PathRecSGid", "PathRecDLid", "PathRecSLid", "PathRecRawTraffic", null, "PathRecFlowLabel",

@@ -165,6 +165,7 @@ final class Forwarding {
         if (lostAtAgent(t.portNode[at])) {
             return false;
         }
+        sma.requesterLid = u16(w, 32);   // DrSLID
         int st = sma.handle(t.portNode[at], at, w, method);
         if (st == Sma.DROP) {
             return false;
@@ -272,6 +273,7 @@ final class Forwarding {
             if (lostAtAgent(node)) {
                 return false;
             }
+            sma.requesterLid = slid;
             st = sma.handle(node, at, w, method);
         } else if (cls == MgmtClasses.PERF) {
             if (lostAtAgent(node)) {

@@ -103,6 +103,8 @@ final class Sma {
 
     private final TwinState t;
     private final Traps traps;
+    /** The LID the SMP being handled came from (set by the forwarding before {@link #handle}; a DR SMP's DrSLID). */
+    int requesterLid;
     private final Links links;
 
     Sma(TwinState t, Traps traps, Links links) {
@@ -119,19 +121,19 @@ final class Sma {
         if ((w[2] & 0xff) != 1) {
             return MadStatus.BAD_VERSION;
         }
-        if (method == Methods.TRAP_REPRESS) {
-            traps.repressed(node, rx, w);
-            return CONSUMED;
-        }
-        if (method != Methods.GET && method != Methods.SET) {
+        if (method != Methods.GET && method != Methods.SET && method != Methods.TRAP_REPRESS) {
             return MadStatus.METHOD_NOT_SUPPORTED;
         }
         boolean set = method == Methods.SET;
         boolean sw = t.isSwitch(node);
         int mkeyPort = sw ? t.portBase[node] : rx;
-        int mk = mkeyCheck(mkeyPort, w, set);
+        int mk = mkeyCheck(mkeyPort, w, method);
         if (mk < 0) {
             return DROP;
+        }
+        if (method == Methods.TRAP_REPRESS) {
+            traps.repressed(node, rx, w);
+            return CONSUMED;
         }
         int attr = Forwarding.u16(w, 16);
         long mod = ((w[20] & 0xffL) << 24) | ((w[21] & 0xff) << 16) | ((w[22] & 0xff) << 8) | (w[23] & 0xff);
@@ -166,27 +168,47 @@ final class Sma {
 
     // ---- M_Key (IBA 14.2.4)
 
-    /** 0: pass; 1: pass, but a PortInfo Get hides the M_Key; -1: fail (discarded, MkeyViolations counted). */
-    private int mkeyCheck(int g, byte[] w, boolean set) {
+    /**
+     * The M_Key check of an SMP at management port {@code g} (a CA port, a switch's port 0). A port whose M_Key is 0
+     * checks nothing; an SMP carrying the port's M_Key passes and stops a running lease timer. Otherwise, by
+     * M_KeyProtectBits: a Get passes at 0 (the M_Key shown), passes at 1 with PortInfo's M_Key read as 0, and fails
+     * at 2 and 3; a Set or a TrapRepress always fails. A failure discards the SMP unanswered, counts an M_Key
+     * violation, starts the lease timer (MkeyLeasePeriod seconds; 0: never) unless it runs, and sends a trap 256 (not
+     * for a TrapRepress: the SM's answer to that trap, refused, would trap again without end).
+     * When the lease expires with no SMP carrying the key, the protect bits drop to 0 (the key stays).
+     *
+     * @return 0: pass; 1: pass, but a PortInfo Get hides the M_Key; -1: fail
+     */
+    private int mkeyCheck(int g, byte[] w, int method) {
         int o = g * 64;
         long key = PI.get(t.portInfo, o, PI_MKEY);
         if (key == 0) {
             return 0;
         }
-        long smpKey = 0;
-        for (int i = 24; i < 32; i++) {
-            smpKey = (smpKey << 8) | (w[i] & 0xff);
+        long now = t.clock.getAsLong();
+        long deadline = t.mkeyLease.getOrDefault(g, 0L);
+        if (deadline != 0 && now - deadline >= 0) {
+            t.mkeyLease.remove(g);
+            PI.set(t.portInfo, o, PI_PROTECT, 0);
         }
-        if (smpKey == key) {
+        if (getLong(w, 24) == key) {
+            t.mkeyLease.remove(g);
             return 0;
         }
         int protect = (int) PI.get(t.portInfo, o, PI_PROTECT);
-        if (!set && protect <= 1) {
+        if (method == Methods.GET && protect <= 1) {
             return protect;
         }
         long v = PI.get(t.portInfo, o, PI_MKEY_VIOL);
         if (v < 0xffff) {
             PI.set(t.portInfo, o, PI_MKEY_VIOL, v + 1);
+        }
+        long lease = PI.get(t.portInfo, o, PI_LEASE);
+        if (lease != 0 && !t.mkeyLease.containsKey(g)) {
+            t.mkeyLease.put(g, now + lease * 1_000_000_000L);
+        }
+        if (method != Methods.TRAP_REPRESS) {
+            traps.badMkey(g, w, requesterLid);   // (a refused repress trapping again would only loop)
         }
         t.drop(DropReason.M_KEY);
         return -1;

@@ -39,6 +39,7 @@ import org.ibtwin.transport.MadAddress;
 final class Traps {
     static final int LINK_STATE_CHANGE = 128;
     static final int LOCAL_CHANGES = 144;
+    static final int BAD_M_KEY = 256;
     private static final int D = MadHeaders.SMP_DATA_OFFSET;
     private static final Layout HDR = MadHeaders.SMP_LID;
     private static final Layout PI = SmpAttributes.PORT_INFO;
@@ -52,6 +53,8 @@ final class Traps {
         boolean due = true;
         long lastSent;
         int sends;
+        /** Trap 256: the offending SMP's details, laid out as NoticeDataDetails (54 bytes at Notice byte 10). */
+        byte[] details;
 
         Pending(int issuer, int number, long tid) {
             this.issuer = issuer;
@@ -114,6 +117,41 @@ final class Traps {
             p.tid = newTid();
             p.due = true;
         }
+    }
+
+    /**
+     * An SMP failed the M_Key check at management port {@code g}: a trap 256 with the SMP's LID ({@code lid}, a
+     * directed-route SMP's DrSLID), method, attribute, modifier and M_Key, and for a directed-route SMP its hop count
+     * and return path. A newer failure replaces a pending one (the latest offender, sent at once).
+     */
+    void badMkey(int g, byte[] w, int lid) {
+        if (!armed(g)) {
+            return;
+        }
+        Layout n = SmpAttributes.NOTICE_TRAP_256;
+        byte[] d = new byte[64];
+        n.set(d, 0, "NoticeDataTrap256LID", lid);
+        n.set(d, 0, "NoticeDataTrap256Method", w[3] & 0xff);
+        n.set(d, 0, "NoticeDataTrap256AttrId", ((w[16] & 0xff) << 8) | (w[17] & 0xff));
+        n.set(d, 0, "NoticeDataTrap256AttrMod", MadHeaders.attributeModifier(w));
+        n.set(d, 0, "NoticeDataTrap256Mkey", Sma.getLong(w, 24));
+        if ((w[1] & 0xff) == MgmtClasses.SUBN_DIRECTED) {
+            int hops = w[7] & 0x3f;
+            n.set(d, 0, "NoticeDataTrap256DrSlid", lid);
+            n.set(d, 0, "NoticeDataTrap256DrNotice", 1);
+            n.set(d, 0, "NoticeDataTrap256DrTrunc", hops > 30 ? 1 : 0);
+            n.set(d, 0, "NoticeDataTrap256DrHopCnt", Math.min(hops, 30));
+            System.arraycopy(w, 192, d, 34, Math.min(hops + 1, 30));
+        }
+        Pending p = pending.get(key(g, BAD_M_KEY));
+        if (p == null) {
+            p = new Pending(g, BAD_M_KEY, newTid());
+            pending.put(key(g, BAD_M_KEY), p);
+        } else {
+            p.tid = newTid();
+            p.due = true;
+        }
+        p.details = d;
     }
 
     /** Sends the traps that are due: new ones, and pending ones whose timeout has passed. */
@@ -180,12 +218,15 @@ final class Traps {
         Layout n = SmpAttributes.noticeFor(p.number);
         int lid = t.lid[g];
         n.set(m, D, "NoticeIsGeneric", 1);
-        n.set(m, D, "NoticeType", p.number == LINK_STATE_CHANGE ? 1 : 4);   // urgent; informational
+        // urgent; security; informational
+        n.set(m, D, "NoticeType", p.number == LINK_STATE_CHANGE ? 1 : p.number == BAD_M_KEY ? 2 : 4);
         n.set(m, D, "NoticeProducerType", t.nodeType[node]);
         n.set(m, D, "NoticeTrapNumber", p.number);
         n.set(m, D, "NoticeIssuerLID", lid);
         if (p.number == LINK_STATE_CHANGE) {
             n.set(m, D, "NoticeDataLID", lid);
+        } else if (p.number == BAD_M_KEY) {
+            System.arraycopy(p.details, 12, m, D + 12, 52);
         } else {
             n.set(m, D, "NoticeDataTrap144LID", lid);
             n.set(m, D, "NoticeDataTrap144CapMask", PI.get(t.portInfo, g * 64, "CapMask"));

@@ -152,6 +152,8 @@ final class TwinState {
     final Map<Long, Long> slToVl = new HashMap<>();
     final Map<Integer, byte[]> vlArb = new HashMap<>();
     final Map<Integer, long[]> guids = new HashMap<>();
+    /** Running M_Key lease timers: management port to the clock's deadline (IBA 14.2.4.2); absent: not running. */
+    final Map<Integer, Long> mkeyLease = new HashMap<>();
 
     // ---- processing
     final byte[] work = new byte[256];
@@ -406,6 +408,7 @@ final class TwinState {
         initSwitchInfo(n);
         portStateChange[s] = true;
         guids.remove(base);
+        mkeyLease.remove(base);
         slToVl.keySet().removeIf(k -> (k >>> 16) == base);
         for (int p = 0; p <= numPorts[n]; p++) {
             int g = base + p;

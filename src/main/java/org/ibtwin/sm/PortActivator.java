@@ -16,6 +16,7 @@ import org.ibtwin.transport.SmpPipe;
  *     most the configured maximum) and is moved to Armed, all in one SubnSet per port.</li>
  * <li>Every port now Armed is moved to Active.</li>
  * </ol>
+ * With an M_Key configured ({@link #keys}), every end port also gets it, its protect bits and lease in that Set.
  * Ports already right are left alone, so a sweep over a subnet that is up sends nothing. A CA port without a LID
  * (the LID space is full) is not armed, nor is the switch port facing it. Fields the SM does not mean to change go
  * out as "no change" (PortState, PortPhysicalState, LinkWidthEnabled, LinkSpeedEnabled and the extended speeds 0).
@@ -30,6 +31,9 @@ final class PortActivator {
     private static final Field OPER_VLS = Topology.PI_OPER_VLS;
     private static final Field SUBNET_TIMEOUT = Topology.PI.field("SubnetTimeout");
     private static final Field GID_PREFIX = Topology.PI.field("GidPrefix");
+    private static final Field MKEY = Topology.PI.field("Mkey");
+    private static final Field PROTECT = Topology.PI.field("ProtectBits");
+    private static final Field LEASE = Topology.PI.field("MkeyLeasePeriod");
     /** The subnet prefix set in every end port's GidPrefix (OpenSM's subnet_prefix default, fe80::/64). */
     static final long SUBNET_PREFIX = 0xfe80000000000000L;
     private static final Field[] NO_CHANGE = {Topology.PI_LWE, Topology.PI_LSE, Topology.PI_LSEE, Topology.PI_LSEE2};
@@ -44,6 +48,12 @@ final class PortActivator {
 
     private final int maxOpVls;
     private final int subnetTimeout;
+    private MKeys keys = MKeys.none();
+
+    /** The M_Key, protect bits and lease to set on every end port from now on. */
+    void keys(MKeys k) {
+        this.keys = k;
+    }
 
     /** PortInfo OperationalVLs' code for {@code lanes} data VLs: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14. */
     static int operationalVls(int lanes) {
@@ -90,6 +100,13 @@ final class PortActivator {
                     SUBNET_TIMEOUT.set(pi, 0, subnetTimeout);
                     change = true;
                 }
+            }
+            if (end && keys.managed() && (MKEY.get(pi, 0) != keys.key() || PROTECT.get(pi, 0) != keys.protectBits()
+                    || LEASE.get(pi, 0) != keys.leasePeriod())) {
+                MKEY.set(pi, 0, keys.key());
+                PROTECT.set(pi, 0, keys.protectBits());
+                LEASE.set(pi, 0, keys.leasePeriod());
+                change = true;
             }
             int r = t.remote(g);
             int state = t.linkState(g);

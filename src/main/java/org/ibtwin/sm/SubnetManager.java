@@ -199,6 +199,15 @@ public final class SubnetManager {
         return out;
     }
 
+    /**
+     * The M_Key to manage the ports with (OpenSM's m_key, m_key_protection_level, m_key_lease_period): every SMP
+     * carries it from now on, and the next heavy sweep sets it on every end port. Call before sweeping.
+     */
+    public void mkeys(MKeys k) {
+        pipe.mkey(k.key());
+        activator.keys(k);
+    }
+
     /** The SA at the SM's port. */
     public SubnetAdministrator sa() {
         return sa;

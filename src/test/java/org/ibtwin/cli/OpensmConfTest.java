@@ -89,6 +89,9 @@ class OpensmConfTest {
         text = set(text, "sa_key", "0x00000000000000ab");
         text = set(text, "sminfo_polling_timeout", "4000");
         text = set(text, "qos", "TRUE");
+        text = set(text, "m_key", "0x98039b0300c0ffee");
+        text = set(text, "m_key_lease_period", "60");
+        text = set(text, "m_key_protection_level", "2");
         Path file = dir.resolve("changed.conf");
         Files.writeString(file, text + "no_such_option 1\n");
         assertThat(OpensmConf.read(file).entries()).hasSizeGreaterThan(150);
@@ -112,6 +115,7 @@ class OpensmConfTest {
                 .isEqualTo(4000);
         assertThat(cmd.sm.number("sm_key", "--sm_key", 0, -1, 1)).isEqualTo(1);
         assertThat(cmd.sm.partitions().partitions()).hasSize(2);
+        assertThat(cmd.sm.mkeys()).isEqualTo(new org.ibtwin.sm.MKeys(0x98039b0300c0ffeeL, 2, 60));
 
         // the rest: qos changed (a warning at its line), an unknown name (a warning), the others in one note
         String e = err.toString();
@@ -134,6 +138,10 @@ class OpensmConfTest {
         assertThat(c.sweepInterval()).isEqualTo(Duration.ofSeconds(3));
         assertThat(c.priority()).isEqualTo(2);
         assertThat(c.maxSmps()).isEqualTo(8);
+        cmd = new SmCommand();
+        config(cmd, new StringWriter(), "-F", file.toString(), "--m_key", "0xec0d9a0300ec8480",
+                "--m_key_protection_level", "1");
+        assertThat(cmd.sm.mkeys()).isEqualTo(new org.ibtwin.sm.MKeys(0xec0d9a0300ec8480L, 1, 60));
 
         // the unchanged file from opensm -c gives OpenSM's defaults, which are ibtwin's
         Path plain = dir.resolve("opensm.conf");
@@ -145,6 +153,7 @@ class OpensmConfTest {
                 .isEqualTo(List.of(d.lmc(), d.maxOpVls(), d.subnetTimeout(), d.priority(), d.maxSmps(), d.retries()));
         assertThat(c.timeout()).isEqualTo(d.timeout());
         assertThat(c.sweepInterval()).isEqualTo(d.sweepInterval());
+        assertThat(cmd.sm.mkeys()).isEqualTo(org.ibtwin.sm.MKeys.none());
         assertThat(c.routingEngines()).isEqualTo("minhop");
         assertThat(err.toString().lines().count()).as(err.toString()).isEqualTo(1);
     }

@@ -55,10 +55,11 @@ final class SmBench implements AutoCloseable {
         traps.clear();
     }
 
-    /** Sends the TrapRepress for {@code trap}: LID-routed back to its issuer, same TID, the Notice echoed. */
+    /** Sends the TrapRepress for {@code trap}: LID-routed back to its issuer, same TID and M_Key, the Notice echoed. */
     void repress(ReceivedMad trap) {
         byte[] r = Smps.lid(MadHeaders.tid(trap.mad()), Methods.TRAP_REPRESS, AttributeIds.NOTICE, 0);
         System.arraycopy(trap.mad(), D, r, D, 64);
+        System.arraycopy(trap.mad(), 24, r, 24, 8);   // the M_Key the trap carried
         sm.send(r, MadAddress.smp(trap.from().lid()));
     }
 

@@ -194,6 +194,18 @@ class SubnetAdministratorTest {
                 assertThat(q.saQuery(r.smLid(), Methods.SET, AttributeIds.MC_MEMBER_RECORD, 0, 1 | 2 | (1 << 16), 0,
                         join).status()).isEqualTo(MadStatus.SA_REQ_INVALID);
             }
+            // c is in Default alone: untrusted it sees Default's group only, as from OpenSM; trusted (the SA key)
+            // every group's members, blue's (a) too
+            try (MadTransport other = client(f, c.name())) {
+                MadQuery q = new MadQuery(other);
+                Layout mc = SaAttributes.MC_MEMBER_RECORD;
+                List<byte[]> seen = table(q, r.smLid(), AttributeIds.MC_MEMBER_RECORD, 0, new byte[0])
+                        .records(mc.size());
+                assertThat(seen).extracting(x -> mc.get(x, 0, "McastMemPkey")).containsExactly(0xffffL);
+                List<byte[]> all = q.saQuery(r.smLid(), Methods.GET_TABLE, AttributeIds.MC_MEMBER_RECORD, 0, 0, 1,
+                        new byte[0]).records(mc.size());
+                assertThat(all).extracting(x -> mc.get(x, 0, "McastMemPkey")).contains(0x8010L);
+            }
             // a second sweep writes no P_Key block
             long sets = sm.setsSent(AttributeIds.P_KEY_TABLE);
             sm.sweep();

@@ -25,7 +25,8 @@ import org.ibtwin.transport.ReceivedMad;
  * heavy sweep. SubnAdmGet (one record: none is ERR_NO_RECORDS, several ERR_TOO_MANY_RECORDS) and SubnAdmGetTable
  * with component masks for NodeRecord, PortInfoRecord, PathRecord, LinkRecord, SwitchInfoRecord, LFTRecord,
  * P_KeyTableRecord, SMInfoRecord and MCMemberRecord; SubnAdmSet/Delete of MCMemberRecord (join and leave the IPoIB
- * broadcast groups) and SubnAdmSet of InformInfo (subscriptions); Get(ClassPortInfo).
+ * broadcast groups), SubnAdmSet of InformInfo (subscriptions), SubnAdmSet/Get/GetTable/Delete of ServiceRecord
+ * (registrations with leases, {@link Services}); Get(ClassPortInfo).
  *
  * <p>A GetTable response goes out by RMPP ({@link RmppSender}). A response that fits one MAD is sent at its own
  * length (header and records), as OpenSM's is, so a client that reads the datagram's length (saquery through
@@ -51,6 +52,7 @@ public final class SubnetAdministrator {
     /** The SA key a trusted query carries in its SM_Key (OpenSM's sa_key, 1). */
     private volatile long saKey = 1;
     private final List<byte[]> subscriptions = new CopyOnWriteArrayList<>();
+    private final Services services = new Services();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong ignored = new AtomicLong();
 
@@ -192,6 +194,8 @@ public final class SubnetAdministrator {
                     join(s, mad, from, template, mask);
                 } else if (attr == AttributeIds.INFORM_INFO) {
                     subscribe(mad, from, template);
+                } else if (attr == AttributeIds.SERVICE_RECORD) {
+                    registerService(s, mad, from, template, mask);
                 } else {
                     reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.GET_RESP, new byte[0], 0);
                 }
@@ -199,6 +203,10 @@ public final class SubnetAdministrator {
             case Methods.DELETE -> {
                 if (attr == AttributeIds.MC_MEMBER_RECORD) {
                     leave(s, mad, from, template, mask);
+                } else if (attr == AttributeIds.SERVICE_RECORD) {
+                    List<byte[]> gone = services.delete(template, mask);
+                    reply(mad, from, gone.isEmpty() ? MadStatus.SA_NO_RECORDS : MadStatus.OK, Methods.DELETE_RESP,
+                            gone.isEmpty() ? new byte[0] : gone.get(0), 0);
                 } else {
                     reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.DELETE_RESP, new byte[0], 0);
                 }
@@ -211,12 +219,15 @@ public final class SubnetAdministrator {
      * A query's records, filtered by its component mask. NodeRecords and PathRecords are, as OpenSM answers them,
      * only those the requester (the end port at the request's source LID) shares a partition with; a requester the
      * SA does not know (no end port has that LID) is refused, as OpenSM finds no requester port and answers nothing.
-     * MCMemberRecords are one per member for a {@code trusted} query (or one naming a PortGID), else one per group.
+     * MCMemberRecords are one per member for a {@code trusted} query (or one naming a PortGID), else one per group,
+     * and an untrusted requester sees only the groups of its partitions. PortInfoRecords show the M_Key to a trusted
+     * requester only.
      */
     private List<byte[]> records(SaSnapshot s, int attr, byte[] template, long mask, long mod, MadAddress from,
                                  boolean trusted) {
         int requester = -1;
-        if (attr == AttributeIds.NODE_RECORD || attr == AttributeIds.PATH_RECORD) {
+        if (attr == AttributeIds.NODE_RECORD || attr == AttributeIds.PATH_RECORD
+                || ((attr == AttributeIds.MC_MEMBER_RECORD || attr == AttributeIds.SERVICE_RECORD) && !trusted)) {
             requester = s.endPortByLid(from.lid());
             if (requester < 0) {
                 throw new SaException(MadStatus.SA_REQ_INVALID, "no requester port at LID " + from.lid());
@@ -225,16 +236,19 @@ public final class SubnetAdministrator {
         int req = requester;
         List<byte[]> all = switch (attr) {
             case AttributeIds.NODE_RECORD -> s.nodeRecords(req);
-            case AttributeIds.PORT_INFO_RECORD -> s.portInfoRecords();
+            case AttributeIds.PORT_INFO_RECORD -> trusted ? s.portInfoRecords() : hideMkeys(s.portInfoRecords());
             case AttributeIds.LINK_RECORD -> s.linkRecords();
             case AttributeIds.SWITCH_INFO_RECORD -> s.switchInfoRecords();
             case AttributeIds.LFT_RECORD -> s.lftRecords();
             case AttributeIds.P_KEY_TABLE_RECORD -> s.pkeyTableRecords();
             case AttributeIds.SM_INFO_RECORD -> smInfoRecords(s);
             case AttributeIds.MC_MEMBER_RECORD ->
-                    mcMemberRecords(trusted || (mask & ComponentMask.MCMR_PORT_GID) != 0);
+                    mcMemberRecords(trusted || (mask & ComponentMask.MCMR_PORT_GID) != 0,
+                            trusted ? null : pkey -> s.sharedPkeyWithGroup(req, pkey) != 0);
             case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask, req);
             case AttributeIds.INFORM_INFO -> List.copyOf(subscriptions);
+            case AttributeIds.SERVICE_RECORD -> trusted ? services.records() : services.records().stream()
+                    .filter(r -> visible(s, req, (int) Services.SR.get(r, 0, "ServRecPkey"))).toList();
             default -> List.of();
         };
         List<byte[]> out = new ArrayList<>();
@@ -244,6 +258,47 @@ public final class SubnetAdministrator {
             }
         }
         return out;
+    }
+
+    // ---- ServiceRecords
+
+    private static final long SR_ID = ComponentMask.bit(AttributeIds.SERVICE_RECORD, "ServRecID");
+    private static final long SR_GID = ComponentMask.bit(AttributeIds.SERVICE_RECORD, "ServRecGid");
+
+    /** A service of P_Key {@code pkey} is seen by a requester in that partition (P_Key 0: by every one). */
+    private static boolean visible(SaSnapshot s, int requester, int pkey) {
+        return (pkey & 0x7fff) == 0 || s.sharedPkeyWithGroup(requester, pkey) != 0;
+    }
+
+    /**
+     * SubnAdmSet(ServiceRecord): registers (or renews) the service; ServiceID and ServiceGID must be given
+     * (0x0600 otherwise), the GID must be a port of the subnet (0x0200 otherwise). The answer is the record.
+     */
+    private void registerService(SaSnapshot s, byte[] mad, MadAddress from, byte[] t, long mask) {
+        if ((mask & (SR_ID | SR_GID)) != (SR_ID | SR_GID)) {
+            reply(mad, from, MadStatus.SA_INSUFFICIENT_COMPONENTS, Methods.GET_RESP, new byte[0], 0);
+            return;
+        }
+        if (s == null || s.endPortByGuid(guidOf(Services.SR.getBytes(t, 0, "ServRecGid"))) < 0) {
+            reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.GET_RESP, new byte[0], 0);
+            return;
+        }
+        reply(mad, from, MadStatus.OK, Methods.GET_RESP, services.register(t), 0);
+    }
+
+    /** The ServiceRecords registered. */
+    public Services services() {
+        return services;
+    }
+
+    private static final org.ibtwin.mad.Field PIR_MKEY = SaAttributes.PORT_INFO_RECORD.field("Mkey");
+
+    /** IBA 15.2.5.3: a PortInfoRecord's M_Key is 0 but to a trusted requester (as OpenSM answers). */
+    private static List<byte[]> hideMkeys(List<byte[]> records) {
+        for (byte[] r : records) {
+            PIR_MKEY.set(r, 0, 0);
+        }
+        return records;
     }
 
     private List<byte[]> smInfoRecords(SaSnapshot s) {
@@ -259,11 +314,16 @@ public final class SubnetAdministrator {
 
     /**
      * MCMemberRecords as OpenSM answers them: a trusted query (SA header SM_Key = the SA key) or one that names a
-     * PortGID gets one record per member; any other one record per group, its PortGID and JoinState zeroed.
+     * PortGID gets one record per member; any other one record per group, its PortGID and JoinState zeroed. An
+     * untrusted requester sees only the groups of partitions its port is in ({@code inPartition} of the group's
+     * P_Key; null: every group).
      */
-    private List<byte[]> mcMemberRecords(boolean perMember) {
+    private List<byte[]> mcMemberRecords(boolean perMember, java.util.function.IntPredicate inPartition) {
         List<byte[]> out = new ArrayList<>();
         for (McGroups.View v : multicast.views()) {
+            if (inPartition != null && !inPartition.test(v.group().pkey())) {
+                continue;
+            }
             if (!perMember) {
                 out.add(groupRecord(v.group(), new byte[16], 0));
                 continue;

@@ -1,0 +1,171 @@
+package org.ibtwin.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.ibtwin.diag.MadQuery;
+import org.ibtwin.format.PartitionsConf;
+import org.ibtwin.mad.AttributeIds;
+import org.ibtwin.mad.Layout;
+import org.ibtwin.mad.Methods;
+import org.ibtwin.mad.SaAttributes;
+import org.ibtwin.mad.SaComponents;
+import org.ibtwin.sm.SmConfig;
+import org.ibtwin.sm.SubnetManager;
+import org.ibtwin.transport.IbsimClient;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ServiceRecords: the same service registered (by ibtwin's SA client, as real saquery cannot register one) with real
+ * OpenSM's SA and with ours, each on a fresh real ibsim of the same fabric; real {@code saquery -S} from a member of
+ * the service's partition and from a port outside it prints the same from both SAs.
+ */
+@Tag("interop")
+class SaServiceInteropTest {
+    private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
+    private static final String NET = """
+            Switch 8 "sw1"
+            [1] "H-h1"[1]
+            [2] "H-h2"[1]
+            [3] "H-h3"[1]
+            [4] "H-h4"[1]
+
+            Hca 1 "H-h1"
+            [1] "sw1"[1]
+
+            Hca 1 "H-h2"
+            [1] "sw1"[2]
+
+            Hca 1 "H-h3"
+            [1] "sw1"[3]
+
+            Hca 1 "H-h4"
+            [1] "sw1"[4]
+            """;
+    /** h2 and h3 in blue; h4 not. */
+    private static final String PARTITIONS = """
+            Default=0x7fff : ALL=full ;
+            blue=0x0010 : 0x0000000000100003=full, 0x0000000000100005=full ;
+            """;
+    private static final Layout SR = SaAttributes.SERVICE_RECORD;
+    private static final int A = AttributeIds.SERVICE_RECORD;
+
+    private static RealTools tools;
+    private static Path saquery;
+
+    @BeforeAll
+    static void findTools() {
+        tools = RealTools.findOrSkip();
+        Optional<Path> s = RealTools.executable("saquery");
+        if (s.isEmpty()) {
+            String notice = "INTEROP SKIPPED: saquery not found (install infiniband-diags)";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail("CI=true but " + notice);
+            }
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, notice);
+        }
+        saquery = s.orElseThrow();
+    }
+
+    private static RemoteIbsim sim(Path dir) throws Exception {
+        Path net = dir.resolve("four.net");
+        Files.writeString(net, NET);
+        return RemoteIbsim.start(tools.ibsim, net, 25240, 25290, List.of(), Duration.ofSeconds(10));
+    }
+
+    /** h2 registers a blue service at its own GID, for ever; returns the SA's status. */
+    private static int register(int port, int smLid) {
+        byte[] r = new byte[SR.size()];
+        SR.set(r, 0, "ServRecID", 0x1000000000000abcL);
+        byte[] gid = new byte[16];
+        gid[0] = (byte) 0xfe;
+        gid[1] = (byte) 0x80;
+        gid[13] = 0x10;
+        gid[15] = 0x03;   // 0x0000000000100003, h2's port
+        SR.setBytes(r, 0, "ServRecGid", gid);
+        SR.set(r, 0, "ServRecPkey", 0x8010);
+        SR.set(r, 0, "ServRecLease", 0xffffffffL);
+        byte[] name = new byte[64];
+        byte[] n = "ibtwin-test-service".getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(n, 0, name, 0, n.length);
+        SR.setBytes(r, 0, "ServRecName", name);
+        long mask = SaComponents.bit(A, "ServRecID") | SaComponents.bit(A, "ServRecGid")
+                | SaComponents.bit(A, "ServRecPkey") | SaComponents.bit(A, "ServRecLease")
+                | SaComponents.bit(A, "ServRecName");
+        try (IbsimClient h2 = IbsimClient.connect(RemoteIbsim.HOST, port, "H-h2", false)) {
+            return new MadQuery(h2).saQuery(smLid, Methods.SET, A, 0, mask, 0, r).status();
+        }
+    }
+
+    /** Real saquery -S from h2 and from h4: exit, stdout and stderr of each. */
+    private static List<String> views(int port, Path dir) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String host : new String[] {"H-h2", "H-h4"}) {
+            UmadClient c = new UmadClient(tools.umad2sim, port, dir, host, TOOL_TIMEOUT);
+            UmadClient.Result r = c.run(saquery, "-S");
+            assertThat(r.timedOut()).as(r.command()).isFalse();
+            out.add(host + " exit " + r.exit() + "\n" + r.out() + "--- stderr\n"
+                    + r.err().replaceAll("ibwarn: \\[\\d+]", "ibwarn: [pid]"));
+        }
+        return out;
+    }
+
+    private static int smLid(int port) {
+        try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, port, "H-h1", false)) {
+            return c.localPort().lid();
+        }
+    }
+
+    @Test
+    void realSaqueryShowsTheSameServiceRecordsFromOurSaAsFromOpenSms(@TempDir Path dir) throws Exception {
+        List<String> opensm;
+        Path osmDir = Files.createDirectories(dir.resolve("opensm"));
+        try (RemoteIbsim ibsim = sim(osmDir)) {
+            int port = ibsim.port();
+            Files.writeString(osmDir.resolve("partitions.conf"), PARTITIONS);
+            UmadClient smClient = new UmadClient(tools.umad2sim, port, osmDir, "H-h1", TOOL_TIMEOUT);
+            Path log = osmDir.resolve("opensm.log");
+            Process osm = smClient.start(tools.opensm, osmDir.resolve("opensm.out"), "-s", "0", "-f", log.toString(),
+                    "-P", osmDir.resolve("partitions.conf").toString());
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                UmadClient c = new UmadClient(tools.umad2sim, port, osmDir, "H-h2", TOOL_TIMEOUT);
+                while (c.run(saquery, "SMIR").exit() != 0) {
+                    if (!osm.isAlive() || System.nanoTime() > deadline) {
+                        fail("OpenSM's SA did not answer:\n" + RealTools.tail(RealTools.read(log)));
+                    }
+                    Thread.sleep(100);
+                }
+                assertThat(register(port, smLid(port))).as("OpenSM's SA took the service").isZero();
+                opensm = views(port, osmDir);
+            } finally {
+                RealTools.stop(osm);
+            }
+        }
+        Path ourDir = Files.createDirectories(dir.resolve("ours"));
+        try (RemoteIbsim ibsim = sim(ourDir)) {
+            int port = ibsim.port();
+            try (IbsimClient smPort = IbsimClient.connect(RemoteIbsim.HOST, port, "H-h1", true)) {
+                SubnetManager sm = new SubnetManager(smPort, SmConfig.defaults(), null);
+                sm.partitions(PartitionsConf.parse(PARTITIONS, "partitions.conf"));
+                assertThat(sm.sweep().subnetUp()).isTrue();
+                assertThat(register(port, smLid(port))).as("our SA took the service").isZero();
+                List<String> ours = views(port, ourDir);
+                assertThat(ours.get(0)).as("h2 sees the service").contains("ibtwin-test-service");
+                assertThat(ours).isEqualTo(opensm);
+                sm.detach();
+            }
+        }
+    }
+}
