@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.gen.FatTree;

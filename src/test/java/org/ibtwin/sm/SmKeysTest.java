@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.QueryException;
 import org.ibtwin.gen.FatTree;
