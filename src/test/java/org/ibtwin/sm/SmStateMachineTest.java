@@ -221,7 +221,9 @@ class SmStateMachineTest {
         Running a = start(fabric.transport, 0, "sm-a");
         await("SM a MASTER and the subnet up", Duration.ofSeconds(10), () -> up(a), a);
         Running b = start(fabric.attach(fabric.fabric.cas().get(3).name()), 0, "sm-b");
-        await("SM b STANDBY", Duration.ofSeconds(10), () -> b.machine.state() == State.STANDBY, a, b);
+        // the state turns STANDBY a moment before the standby's discovery result is kept: wait for both
+        await("SM b STANDBY", Duration.ofSeconds(10),
+                () -> b.machine.state() == State.STANDBY && b.manager.topology() != null, a, b);
 
         // a prober that speaks as a master from a third port (with a's SMInfo), by directed route from there
         SmpPipe pipe = new SmpPipe(fabric.attach(fabric.fabric.cas().get(12).name()), 1, Duration.ofMillis(200), 1);
