@@ -73,6 +73,11 @@ public final class SmOptions {
             description = "Write ibtwin's defaults as an opensm.conf (the options ibtwin implements) and exit.")
     Path createConfig;
 
+    @Option(names = {"-Q", "--qos"},
+            description = "QoS: program SL2VL tables, VL arbitration and VLHighLimit on every port from opensm.conf's "
+                    + "qos_* options (OpenSM's defaults where not given).")
+    boolean qos;
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
@@ -80,11 +85,15 @@ public final class SmOptions {
     static final List<String> IMPLEMENTED = List.of("sm_key", "sa_key", "lmc", "max_op_vls", "subnet_timeout",
             "partition_config_file", "sweep_interval", "reassign_lids", "routing_engine", "root_guid_file",
             "sm_priority", "sminfo_polling_timeout", "polling_retry_number", "max_wire_smps", "transaction_timeout",
-            "transaction_retries");
+            "transaction_retries", "qos", "qos_max_vls", "qos_high_limit", "qos_vlarb_high", "qos_vlarb_low",
+            "qos_sl2vl", "qos_ca_max_vls", "qos_ca_high_limit", "qos_ca_vlarb_high", "qos_ca_vlarb_low", "qos_ca_sl2vl",
+            "qos_sw0_max_vls", "qos_sw0_high_limit", "qos_sw0_vlarb_high", "qos_sw0_vlarb_low", "qos_sw0_sl2vl",
+            "qos_swe_max_vls", "qos_swe_high_limit", "qos_swe_vlarb_high", "qos_swe_vlarb_low", "qos_swe_sl2vl",
+            "qos_rtr_max_vls", "qos_rtr_high_limit", "qos_rtr_vlarb_high", "qos_rtr_vlarb_low", "qos_rtr_sl2vl");
     private static final String IMPLEMENTED_TEXT = "sm_key, sa_key, lmc, max_op_vls, subnet_timeout, "
             + "partition_config_file, sweep_interval, reassign_lids, routing_engine, root_guid_file, sm_priority, "
             + "sminfo_polling_timeout, polling_retry_number, max_wire_smps, transaction_timeout, "
-            + "transaction_retries";
+            + "transaction_retries, qos and the qos_ options of each port class";
 
     /** -F's file as read (null before {@link #config} or without -F). */
     private OpensmConf conf;
@@ -156,6 +165,14 @@ public final class SmOptions {
         options.add(opt("transaction_timeout", Long.toString(d.timeout().toMillis()), "Milliseconds each SMP "
                 + "attempt waits for its answer"));
         options.add(opt("transaction_retries", Integer.toString(d.retries()), "Attempts after the first"));
+        options.add(opt("qos", "FALSE", "QoS (-Q): SL2VL, VL arbitration and VLHighLimit on every port"));
+        options.add(opt("qos_max_vls", "0", "QoS defaults for every port class; qos_ca_, qos_swe_, qos_sw0_ and "
+                + "qos_rtr_ options override them per class. 0, -1, (null): OpenSM's defaults (max_vls 15)"));
+        options.add(opt("qos_high_limit", "-1", "VLHighLimit (-1: 0)"));
+        options.add(opt("qos_vlarb_high", "(null)", "High-priority VL arbitration, VL:weight,... ((null): "
+                + "0:4,1:0,...,14:0)"));
+        options.add(opt("qos_vlarb_low", "(null)", "Low-priority VL arbitration ((null): 0:0,1:4,...,14:4)"));
+        options.add(opt("qos_sl2vl", "(null)", "The VL of each SL 0..15 ((null): 0,1,2,...,14,7)"));
         String text = OpensmConf.write("ibtwin's subnet manager: the opensm.conf options it implements, at its "
                 + "defaults (OpenSM's).\nibtwin sm -F FILE and ibtwin up -F FILE read this file, or one written by "
                 + "opensm -c.", options);
@@ -221,6 +238,39 @@ public final class SmOptions {
         if (strict && !problems.isEmpty()) {
             throw new IllegalArgumentException("--strict: refusing " + String.join("; ", problems));
         }
+        manager.qos(qos(err, command));
+    }
+
+    /**
+     * QoS as -Q and opensm.conf's qos and qos_* options ask (null: off): a bad qos_* value is one warning line
+     * (file:line) and that option is left out (its class falls back to the general option, then OpenSM's default).
+     */
+    org.ibtwin.sm.QosConfig qos(PrintWriter err, String command) {
+        boolean on = qos;
+        java.util.Map<String, String> options = new java.util.HashMap<>();
+        if (conf != null) {
+            OpensmConf.Entry e = fromFile("qos", "--qos");
+            if (e != null) {
+                try {
+                    on |= conf.bool(e);
+                } catch (FormatException x) {
+                    err.println(command + ": warning: " + x.getMessage() + "; QoS off");
+                }
+            }
+            for (OpensmConf.Entry o : conf.entries()) {
+                if (!o.name().startsWith("qos_") || !IMPLEMENTED.contains(o.name())) {
+                    continue;
+                }
+                String problem = org.ibtwin.sm.QosConfig.check(o.name(), o.value());
+                if (problem != null) {
+                    err.println(command + ": warning: " + conf.file() + ":" + o.line() + ": " + problem + "; ignored");
+                } else {
+                    options.put(o.name(), o.value());
+                }
+            }
+            err.flush();
+        }
+        return on ? org.ibtwin.sm.QosConfig.of(options) : null;
     }
 
     /**
