@@ -84,7 +84,29 @@ public final class CounterTotals {
         }
     }
 
-    /** Forgets a port (a node that left the fabric). */
+    /** This reader cleared the counters of {@code counters} whatever their width (a PortCountersExtended Set). */
+    public synchronized void cleared64(long guid, int port, long counters) {
+        State s = ports.getOrDefault(guid, Map.of()).get(port);
+        if (s == null) {
+            return;
+        }
+        for (int i = 0; i < s.bits.length; i++) {
+            if ((counters & (1L << i)) != 0 && s.bits[i] > 0) {
+                s.last[i] = 0;
+            }
+        }
+    }
+
+    /** Every total back to zero; the next readings count on from the counters' values now. */
+    public synchronized void clearTotals() {
+        for (Map<Integer, State> m : ports.values()) {
+            for (State s : m.values()) {
+                java.util.Arrays.fill(s.total, 0);
+            }
+        }
+    }
+
+    /** Forgets a node's ports (a node that left the fabric). */
     public synchronized void remove(long guid) {
         ports.remove(guid);
     }
