@@ -102,14 +102,14 @@ public final class SmOptions {
     static final List<String> IMPLEMENTED = List.of("sm_key", "sa_key", "lmc", "max_op_vls", "subnet_timeout",
             "partition_config_file", "sweep_interval", "reassign_lids", "routing_engine", "root_guid_file",
             "sm_priority", "sminfo_polling_timeout", "polling_retry_number", "max_wire_smps", "transaction_timeout",
-            "transaction_retries", "qos", "qos_max_vls", "qos_high_limit", "qos_vlarb_high", "qos_vlarb_low",
-            "qos_sl2vl", "qos_ca_max_vls", "qos_ca_high_limit", "qos_ca_vlarb_high", "qos_ca_vlarb_low", "qos_ca_sl2vl",
-            "qos_sw0_max_vls", "qos_sw0_high_limit", "qos_sw0_vlarb_high", "qos_sw0_vlarb_low", "qos_sw0_sl2vl",
-            "qos_swe_max_vls", "qos_swe_high_limit", "qos_swe_vlarb_high", "qos_swe_vlarb_low", "qos_swe_sl2vl",
-            "qos_rtr_max_vls", "qos_rtr_high_limit", "qos_rtr_vlarb_high", "qos_rtr_vlarb_low", "qos_rtr_sl2vl",
-            "perfmgr", "perfmgr_sweep_time_s", "perfmgr_max_outstanding_queries", "perfmgr_ignore_cas",
-            "perfmgr_log_errors", "perfmgr_query_cpi", "perfmgr_xmit_wait_log", "perfmgr_xmit_wait_threshold",
-            "perfmgr_rm_nodes");
+            "transaction_retries", "perfmgr", "perfmgr_sweep_time_s", "perfmgr_max_outstanding_queries",
+            "perfmgr_ignore_cas", "perfmgr_log_errors", "perfmgr_query_cpi", "perfmgr_xmit_wait_log",
+            "perfmgr_xmit_wait_threshold", "perfmgr_rm_nodes", "qos", "qos_max_vls", "qos_high_limit",
+            "qos_vlarb_high", "qos_vlarb_low", "qos_sl2vl", "qos_ca_max_vls", "qos_ca_high_limit", "qos_ca_vlarb_high",
+            "qos_ca_vlarb_low", "qos_ca_sl2vl", "qos_sw0_max_vls", "qos_sw0_high_limit", "qos_sw0_vlarb_high",
+            "qos_sw0_vlarb_low", "qos_sw0_sl2vl", "qos_swe_max_vls", "qos_swe_high_limit", "qos_swe_vlarb_high",
+            "qos_swe_vlarb_low", "qos_swe_sl2vl", "qos_rtr_max_vls", "qos_rtr_high_limit", "qos_rtr_vlarb_high",
+            "qos_rtr_vlarb_low", "qos_rtr_sl2vl");
     private static final String IMPLEMENTED_TEXT = "sm_key, sa_key, lmc, max_op_vls, subnet_timeout, "
             + "partition_config_file, sweep_interval, reassign_lids, routing_engine, root_guid_file, sm_priority, "
             + "sminfo_polling_timeout, polling_retry_number, max_wire_smps, transaction_timeout, "
@@ -197,13 +197,18 @@ public final class SmOptions {
         options.add(opt("perfmgr_xmit_wait_threshold", "65535", "The XmitWait rise that is logged"));
         options.add(opt("perfmgr_rm_nodes", "TRUE", "Forget nodes that left the subnet"));
         options.add(opt("qos", "FALSE", "QoS (-Q): SL2VL, VL arbitration and VLHighLimit on every port"));
-        options.add(opt("qos_max_vls", "0", "QoS defaults for every port class; qos_ca_, qos_swe_, qos_sw0_ and "
-                + "qos_rtr_ options override them per class. 0, -1, (null): OpenSM's defaults (max_vls 15)"));
-        options.add(opt("qos_high_limit", "-1", "VLHighLimit (-1: 0)"));
-        options.add(opt("qos_vlarb_high", "(null)", "High-priority VL arbitration, VL:weight,... ((null): "
-                + "0:4,1:0,...,14:0)"));
-        options.add(opt("qos_vlarb_low", "(null)", "Low-priority VL arbitration ((null): 0:0,1:4,...,14:4)"));
-        options.add(opt("qos_sl2vl", "(null)", "The VL of each SL 0..15 ((null): 0,1,2,...,14,7)"));
+        for (String prefix : List.of("qos", "qos_ca", "qos_sw0", "qos_swe", "qos_rtr")) {
+            String whose = prefix.equals("qos") ? "every port class (the qos_ca_, qos_sw0_, qos_swe_ and qos_rtr_ "
+                    + "options override them for CAs, switch port 0, switch external ports, routers)"
+                    : prefix.substring(4) + " ports (else the qos_ option)";
+            options.add(opt(prefix + "_max_vls", "0", "QoS for " + whose + ": max VLs (0: OpenSM's default, 15)"));
+            options.add(opt(prefix + "_high_limit", "-1", "VLHighLimit (-1: the default, 0)"));
+            options.add(opt(prefix + "_vlarb_high", "(null)", "High-priority VL arbitration, VL:weight,... "
+                    + "((null): 0:4,1:0,2:0,...,14:0)"));
+            options.add(opt(prefix + "_vlarb_low", "(null)", "Low-priority VL arbitration ((null): "
+                    + "0:0,1:4,2:4,...,14:4)"));
+            options.add(opt(prefix + "_sl2vl", "(null)", "The VL of each SL 0..15 ((null): 0,1,2,...,14,7)"));
+        }
         String text = OpensmConf.write("ibtwin's subnet manager: the opensm.conf options it implements, at its "
                 + "defaults (OpenSM's).\nibtwin sm -F FILE and ibtwin up -F FILE read this file, or one written by "
                 + "opensm -c.", options);
