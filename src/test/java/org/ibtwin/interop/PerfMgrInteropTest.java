@@ -84,6 +84,14 @@ class PerfMgrInteropTest {
             UmadClient c = new UmadClient(tools.umad2sim, port, dir, "H-h2", TOOL_TIMEOUT);
             Path perfquery = RealTools.executable("perfquery").orElseThrow();
             String rise5 = "ibtwin up: warning: ERR 5431: SymbolErrorCounter : 5 : node \"H-h3\" (NodeGUID: 0x";
+            // the first reading of a port is the PerfMgr's starting point (no rise before it): wait for it
+            await("a first reading of H-h3 port 1", p, out, () -> {
+                try {
+                    return sweeps(console, p, out) > 0 && printCounters(console, p, out).contains("symbol_err_cnt");
+                } catch (Exception x) {
+                    throw new IllegalStateException(x);
+                }
+            });
             say(console, "PerformanceSet \"H-h3\"[1] PortCounters.SymbolErrorCounter=5");
             await("the rise of 5", p, err, () -> RealTools.read(err).contains(rise5));
             assertThat(RealTools.read(err)).containsPattern(Pattern.quote(rise5) + "[0-9a-f]+\\) : port 1 connected "
@@ -138,7 +146,10 @@ class PerfMgrInteropTest {
     private static String printCounters(OutputStream console, Process p, Path out) throws Exception {
         int from = RealTools.read(out).length();
         say(console, "perfmgr print_counters H-h3 1");
-        await("print_counters", p, out, () -> RealTools.read(out).substring(from).contains("multicast_rcv_pkts"));
+        await("print_counters", p, out, () -> {
+            String s = RealTools.read(out).substring(from);
+            return s.contains("multicast_rcv_pkts") || s.contains("Node H-h3 not found...");
+        });
         return RealTools.read(out).substring(from);
     }
 
