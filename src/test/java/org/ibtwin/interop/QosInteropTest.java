@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * QoS (-Q, opensm.conf's qos_* options) on a real {@code ibtwin up} process (UDP ports 25100..25160), judged by real
+ * QoS (-Q, opensm.conf's qos_* options) on a real {@code ibtwin up} process (UDP ports 25100..25160) and through
+ * {@code ibtwin sm -o} on real ibsim (25170..25199), judged by real
  * smpquery: the SL2VL tables and VL arbitration of CA ports and switch external ports are what the options asked
  * for, VLHighLimit too; a bad option is one warning line naming file:line.
  */
@@ -125,6 +126,40 @@ class QosInteropTest {
                     + ":8: qos_swe_sl2vl 1,2,3: 3 VLs listed, not 16 (one for each SL); ignored");
         } finally {
             RealTools.stop(up);
+        }
+    }
+
+    /** The same options through {@code ibtwin sm -o -F} on real ibsim (UDP 25170..25199): real smpquery sees them. */
+    @Test
+    void onRealIbsimAfterSmDashO(@TempDir Path dir) throws Exception {
+        Path net = dir.resolve("three.net");
+        Files.writeString(net, NET);
+        Path conf = dir.resolve("opensm.conf");
+        Files.writeString(conf, "qos TRUE\nqos_ca_sl2vl 0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,15\nqos_ca_high_limit 5\n"
+                + "qos_swe_vlarb_low 0:32,3:1\n");
+        try (RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, net, 25170, 25199, List.of(), Duration.ofSeconds(20))) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            picocli.CommandLine cl = org.ibtwin.cli.Main.commandLine();
+            cl.setOut(new java.io.PrintWriter(out, true));
+            cl.setErr(new java.io.PrintWriter(err, true));
+            int rc = cl.execute("sm", "-o", "--ibsim", "127.0.0.1:" + sim.port(), "-F", conf.toString());
+            assertThat(rc).as(out + "\n" + err).isZero();
+            UmadClient c = new UmadClient(tools.umad2sim, sim.port(), dir, "H-h2", TOOL_TIMEOUT);
+            Path smpquery = RealTools.executable("smpquery").orElseThrow();
+            int h3 = lid(sim.port(), "H-h3");
+            String sl2vl = c.run(smpquery, "sl2vl", Integer.toString(h3), "1").out();
+            String pi = c.run(smpquery, "portinfo", Integer.toString(h3), "1").out();
+            String operVls = pi.lines().filter(l -> l.startsWith("OperVLs:")).findFirst().orElse("");
+            // ibsim's CA ports run VL0-3 at most: the table masked to them, VL15 kept
+            assertThat(sl2vl).as(operVls).contains(operVls.endsWith("VL0-3")
+                    ? "ports: in  0, out  0: | 0| 1| 2| 3| 0| 1| 2| 3| 0| 1| 2| 3| 0| 1| 2|15|"
+                    : "ports: in  0, out  0: | ");
+            // (real ibsim answers VLHighLimit 0 after the SM set it; the twin keeps it, checked above)
+            int sw = switchLid(c, smpquery, h3);
+            assertThat(c.run(smpquery, "vlarb", Integer.toString(sw), "3").out()).contains("""
+                    # Low priority VL Arbitration Table:
+                    VL    : |0x0 |0x3 |""");
         }
     }
 
