@@ -88,6 +88,28 @@ public final class SmOptions {
                     + "ever (default: opensm.conf's, else 0).")
     Integer mKeyLease;
 
+    @Option(names = {"-Q", "--qos"},
+            description = "QoS: program SL2VL tables, VL arbitration and VLHighLimit on every port from opensm.conf's "
+                    + "qos_* options (OpenSM's defaults where not given).")
+    boolean qos;
+
+    @Option(names = "--perfmgr",
+            description = "Run the performance manager: read every port's counters each PerfMgr sweep, keep 64-bit "
+                    + "totals, clear counters near their limit, log error counter rises (OpenSM's ERR 5431..).")
+    boolean perfmgr;
+
+    @Option(names = "--perfmgr_sweep_time_s", paramLabel = "<s>",
+            description = "Seconds between PerfMgr sweeps (default: 180, OpenSM's).")
+    Integer perfmgrSweep;
+
+    @Option(names = "--perfmgr-dump", paramLabel = "<file>",
+            description = "Write the counters (the console's perfmgr print_counters) to this file after every "
+                    + "PerfMgr sweep.")
+    Path perfmgrDump;
+
+    /** The running PerfMgr (null: none). */
+    org.ibtwin.sm.PerfManager perfManager;
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
@@ -95,12 +117,20 @@ public final class SmOptions {
     static final List<String> IMPLEMENTED = List.of("sm_key", "sa_key", "lmc", "max_op_vls", "subnet_timeout",
             "partition_config_file", "sweep_interval", "reassign_lids", "routing_engine", "root_guid_file",
             "sm_priority", "sminfo_polling_timeout", "polling_retry_number", "max_wire_smps", "transaction_timeout",
-            "transaction_retries",
-            "m_key", "m_key_lease_period", "m_key_protection_level");
+            "transaction_retries", "m_key", "m_key_lease_period", "m_key_protection_level",
+            "perfmgr", "perfmgr_sweep_time_s", "perfmgr_max_outstanding_queries",
+            "perfmgr_ignore_cas", "perfmgr_log_errors", "perfmgr_query_cpi", "perfmgr_xmit_wait_log",
+            "perfmgr_xmit_wait_threshold", "perfmgr_rm_nodes", "qos", "qos_max_vls", "qos_high_limit",
+            "qos_vlarb_high", "qos_vlarb_low", "qos_sl2vl", "qos_ca_max_vls", "qos_ca_high_limit", "qos_ca_vlarb_high",
+            "qos_ca_vlarb_low", "qos_ca_sl2vl", "qos_sw0_max_vls", "qos_sw0_high_limit", "qos_sw0_vlarb_high",
+            "qos_sw0_vlarb_low", "qos_sw0_sl2vl", "qos_swe_max_vls", "qos_swe_high_limit", "qos_swe_vlarb_high",
+            "qos_swe_vlarb_low", "qos_swe_sl2vl", "qos_rtr_max_vls", "qos_rtr_high_limit", "qos_rtr_vlarb_high",
+            "qos_rtr_vlarb_low", "qos_rtr_sl2vl");
     private static final String IMPLEMENTED_TEXT = "sm_key, sa_key, lmc, max_op_vls, subnet_timeout, "
             + "partition_config_file, sweep_interval, reassign_lids, routing_engine, root_guid_file, sm_priority, "
             + "sminfo_polling_timeout, polling_retry_number, max_wire_smps, transaction_timeout, "
-            + "transaction_retries, m_key, m_key_lease_period, m_key_protection_level";
+            + "transaction_retries, m_key, m_key_lease_period, m_key_protection_level, qos and the qos_ options of each port class, perfmgr and its perfmgr_ options "
+            + "but perfmgr_redir";
 
     /** -F's file as read (null before {@link #config} or without -F). */
     private OpensmConf conf;
@@ -204,6 +234,29 @@ public final class SmOptions {
                 + "carrying the M_Key; 0: for ever"));
         options.add(opt("m_key_protection_level", "0", "M_KeyProtectBits (0: a Get shows the M_Key, 1: hides it, "
                 + "2 and 3: a Get without it fails)"));
+        options.add(opt("perfmgr", "FALSE", "The performance manager (--perfmgr)"));
+        options.add(opt("perfmgr_sweep_time_s", "180", "Seconds between PerfMgr sweeps"));
+        options.add(opt("perfmgr_max_outstanding_queries", "500", "PMA queries in flight at once"));
+        options.add(opt("perfmgr_ignore_cas", "FALSE", "Leave CAs' counters alone"));
+        options.add(opt("perfmgr_log_errors", "TRUE", "Log every rise of an error counter (ERR 5431..543C)"));
+        options.add(opt("perfmgr_query_cpi", "TRUE", "Read each PMA's ClassPortInfo (needed for "
+                + "PortCountersExtended)"));
+        options.add(opt("perfmgr_xmit_wait_log", "FALSE", "Log XmitWait rises of the threshold or more (ERR 543D)"));
+        options.add(opt("perfmgr_xmit_wait_threshold", "65535", "The XmitWait rise that is logged"));
+        options.add(opt("perfmgr_rm_nodes", "TRUE", "Forget nodes that left the subnet"));
+        options.add(opt("qos", "FALSE", "QoS (-Q): SL2VL, VL arbitration and VLHighLimit on every port"));
+        for (String prefix : List.of("qos", "qos_ca", "qos_sw0", "qos_swe", "qos_rtr")) {
+            String whose = prefix.equals("qos") ? "every port class (the qos_ca_, qos_sw0_, qos_swe_ and qos_rtr_ "
+                    + "options override them for CAs, switch port 0, switch external ports, routers)"
+                    : prefix.substring(4) + " ports (else the qos_ option)";
+            options.add(opt(prefix + "_max_vls", "0", "QoS for " + whose + ": max VLs (0: OpenSM's default, 15)"));
+            options.add(opt(prefix + "_high_limit", "-1", "VLHighLimit (-1: the default, 0)"));
+            options.add(opt(prefix + "_vlarb_high", "(null)", "High-priority VL arbitration, VL:weight,... "
+                    + "((null): 0:4,1:0,2:0,...,14:0)"));
+            options.add(opt(prefix + "_vlarb_low", "(null)", "Low-priority VL arbitration ((null): "
+                    + "0:0,1:4,2:4,...,14:4)"));
+            options.add(opt(prefix + "_sl2vl", "(null)", "The VL of each SL 0..15 ((null): 0,1,2,...,14,7)"));
+        }
         String text = OpensmConf.write("ibtwin's subnet manager: the opensm.conf options it implements, at its "
                 + "defaults (OpenSM's).\nibtwin sm -F FILE and ibtwin up -F FILE read this file, or one written by "
                 + "opensm -c.", options);
@@ -269,6 +322,133 @@ public final class SmOptions {
         if (strict && !problems.isEmpty()) {
             throw new IllegalArgumentException("--strict: refusing " + String.join("; ", problems));
         }
+        manager.qos(qos(err, command));
+        org.ibtwin.sm.PerfManager.Options pm = perfmgrOptions(err, command);
+        if (pm != null) {
+            perfManager = new org.ibtwin.sm.PerfManager(manager, pm);
+            perfManager.start();
+        }
+    }
+
+    /**
+     * The PerfMgr options of --perfmgr, --perfmgr_sweep_time_s and opensm.conf's perfmgr* (null: PerfMgr off): a
+     * bad value is one warning line (file:line) and OpenSM's default is used, as OpenSM does.
+     */
+    org.ibtwin.sm.PerfManager.Options perfmgrOptions(PrintWriter err, String command) {
+        org.ibtwin.sm.PerfManager.Options d = org.ibtwin.sm.PerfManager.Options.defaults();
+        boolean on = perfmgr || bool("perfmgr", "--perfmgr", false, err, command);
+        if (!on) {
+            return null;
+        }
+        long sweep = perfmgrSweep != null ? perfmgrSweep : number("perfmgr_sweep_time_s", 1, Integer.MAX_VALUE,
+                d.sweep().toSeconds(), err, command);
+        if (sweep < 1) {
+            throw new IllegalArgumentException("--perfmgr_sweep_time_s must be at least 1 s");
+        }
+        int outstanding = (int) number("perfmgr_max_outstanding_queries", 1, 65535, d.maxOutstanding(), err,
+                command);
+        long threshold = number("perfmgr_xmit_wait_threshold", 0, 0xffffffffL, d.xmitWaitThreshold(), err, command);
+        if (perfmgrDump != null) {
+            FileArgs.notDirectory("--perfmgr-dump", perfmgrDump);
+        }
+        return new org.ibtwin.sm.PerfManager.Options(Duration.ofSeconds(sweep), outstanding,
+                bool("perfmgr_ignore_cas", null, d.ignoreCas(), err, command),
+                bool("perfmgr_log_errors", null, d.logErrors(), err, command),
+                bool("perfmgr_query_cpi", null, d.queryCpi(), err, command),
+                bool("perfmgr_xmit_wait_log", null, d.xmitWaitLog(), err, command), threshold,
+                bool("perfmgr_rm_nodes", null, d.rmNodes(), err, command), perfmgrDump);
+    }
+
+    /** opensm.conf's TRUE/FALSE for {@code name}, or {@code dflt}; a bad value warned (file:line), the default used. */
+    private boolean bool(String name, String cliOption, boolean dflt, PrintWriter err, String command) {
+        OpensmConf.Entry e = fromFile(name, cliOption);
+        if (e == null) {
+            return dflt;
+        }
+        try {
+            return conf.bool(e);
+        } catch (FormatException x) {
+            err.println(command + ": warning: " + x.getMessage() + "; using the default, " + (dflt ? "TRUE"
+                    : "FALSE"));
+            err.flush();
+            return dflt;
+        }
+    }
+
+    /** opensm.conf's number for {@code name} in [min, max], or {@code dflt}; a bad value warned, the default used. */
+    private long number(String name, long min, long max, long dflt, PrintWriter err, String command) {
+        OpensmConf.Entry e = fromFile(name, null);
+        if (e == null) {
+            return dflt;
+        }
+        try {
+            return conf.number(e, min, max);
+        } catch (FormatException x) {
+            err.println(command + ": warning: " + x.getMessage() + "; using the default, " + dflt);
+            err.flush();
+            return dflt;
+        }
+    }
+
+    /**
+     * The console's {@code perfmgr [print_counters|print_errors [node [port]] | clear_counters | sweep]}, as
+     * OpenSM's console has it: the text to print.
+     */
+    String perfmgrCommand(String line) {
+        if (perfManager == null) {
+            return "PerfMgr is not running (start with --perfmgr, or perfmgr TRUE in opensm.conf)\n";
+        }
+        String[] w = line.strip().split("\\s+");
+        String sub = w.length > 1 ? w[1].toLowerCase(java.util.Locale.ROOT) : "";
+        String node = w.length > 2 ? w[2] : null;
+        String port = w.length > 3 ? w[3] : null;
+        return switch (sub) {
+            case "" -> perfManager.status();
+            case "print_counters", "pc" -> perfManager.printCounters(node, port, false);
+            case "print_errors", "pe" -> perfManager.printCounters(node, port, true);
+            case "clear_counters" -> {
+                perfManager.clearCounters();
+                yield "PerfMgr counters cleared\n";
+            }
+            case "sweep" -> {
+                perfManager.requestSweep();
+                yield "PerfMgr sweep requested\n";
+            }
+            default -> "perfmgr: unknown subcommand \"" + w[1] + "\" (print_counters, print_errors, "
+                    + "clear_counters, sweep)\n";
+        };
+    }
+
+    /**
+     * QoS as -Q and opensm.conf's qos and qos_* options ask (null: off): a bad qos_* value is one warning line
+     * (file:line) and that option is left out (its class falls back to the general option, then OpenSM's default).
+     */
+    org.ibtwin.sm.QosConfig qos(PrintWriter err, String command) {
+        boolean on = qos;
+        java.util.Map<String, String> options = new java.util.HashMap<>();
+        if (conf != null) {
+            OpensmConf.Entry e = fromFile("qos", "--qos");
+            if (e != null) {
+                try {
+                    on |= conf.bool(e);
+                } catch (FormatException x) {
+                    err.println(command + ": warning: " + x.getMessage() + "; QoS off");
+                }
+            }
+            for (OpensmConf.Entry o : conf.entries()) {
+                if (!o.name().startsWith("qos_") || !IMPLEMENTED.contains(o.name())) {
+                    continue;
+                }
+                String problem = org.ibtwin.sm.QosConfig.check(o.name(), o.value());
+                if (problem != null) {
+                    err.println(command + ": warning: " + conf.file() + ":" + o.line() + ": " + problem + "; ignored");
+                } else {
+                    options.put(o.name(), o.value());
+                }
+            }
+            err.flush();
+        }
+        return on ? org.ibtwin.sm.QosConfig.of(options) : null;
     }
 
     /**

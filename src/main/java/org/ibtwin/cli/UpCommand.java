@@ -310,6 +310,8 @@ public final class UpCommand implements Callable<Integer> {
                 out.println("heavy sweep requested");
             } else if (cmd.equalsIgnoreCase("reread")) {
                 out.println(sm.reread(manager, err, "ibtwin up"));
+            } else if (cmd.toLowerCase(Locale.ROOT).matches("perfmgr(\\s.*)?")) {
+                out.print(sm.perfmgrCommand(cmd));
             } else {
                 try {
                     if (!console.execute(line)) {
@@ -319,6 +321,8 @@ public final class UpCommand implements Callable<Integer> {
                         out.println("  sweep                               ibtwin up: a heavy sweep by the SM now");
                         out.println("  reread                              ibtwin up: reread the partitions file (-P) "
                                 + "and sweep (also on SIGHUP)");
+                        out.println("  perfmgr [print_counters|print_errors [node [port]]|clear_counters|sweep]  "
+                                + "ibtwin up: the PerfMgr (--perfmgr), as OpenSM's console");
                     }
                 } catch (Console.CommandException e) {
                     out.println(e instanceof Console.ScriptException ? e.getMessage() : "error: " + e.getMessage());

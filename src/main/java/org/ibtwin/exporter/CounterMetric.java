@@ -65,4 +65,16 @@ public record CounterMetric(String field, String name, boolean words, boolean ex
             default -> -1;   // the unicast/multicast counters exist only in PortCountersExtended
         };
     }
+
+    /** The counters (bit i: {@link #ALL}'s i-th) a PortCounters CounterSelect mask (CounterSelect2 from bit 16) clears. */
+    public static long counters(int mask) {
+        long m = 0;
+        for (int i = 0; i < ALL.size(); i++) {
+            int b = ALL.get(i).resetBit();
+            if (b >= 0 && (mask & (1 << b)) != 0) {
+                m |= 1L << i;
+            }
+        }
+        return m;
+    }
 }

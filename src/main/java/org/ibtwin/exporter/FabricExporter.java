@@ -35,7 +35,7 @@ import org.ibtwin.transport.MadTransportException;
  * {@code port}; the data counters in bytes), the {@code _info} and {@code uplink_info} metrics that carry the names,
  * LIDs and what each port is cabled to, the link rates, and each collector's duration, errors and timeouts.
  *
- * <p>The counters are this exporter's 64-bit running totals ({@link RunningTotals}), so a reset by anyone or a
+ * <p>The counters are this exporter's 64-bit running totals ({@link org.ibtwin.model.CounterTotals}, the SM's PerfMgr's too), so a reset by anyone or a
  * 16/32-bit PortCounters field does not show as a drop; the exporter itself clears counters only when asked
  * ({@link Options#resetCounters}: a port's PortCounters once one of them passes half its range). A port that does
  * not answer fails only itself: its device's {@code collect_error} or {@code collect_timeout} is 1 and
@@ -77,7 +77,7 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
     private final MadQuery query;
     private final Options opt;
     private final Consumer<String> log;
-    private final RunningTotals totals = new RunningTotals();
+    private final org.ibtwin.model.CounterTotals totals = new org.ibtwin.model.CounterTotals();
     private final ExecutorService pool;
     private Scrape last;
 
@@ -220,7 +220,7 @@ public final class FabricExporter implements MultiCollector, AutoCloseable {
         try {
             new PerfQueries(query, w -> { }).run(new PerfQueries.Request(d.lid(), p.port(), List.of(p.port()), mask,
                     true, false, true, true, false, false, false, false), new StringBuilder());
-            totals.cleared(d.guid(), p.port(), mask);
+            totals.cleared(d.guid(), p.port(), CounterMetric.counters(mask));
         } catch (OpFailure e) {
             log.accept(String.format("reset of %s port %d failed: %s", d.guidLabel(), p.port(), e.getMessage()));
         }

@@ -30,6 +30,7 @@ final class PortActivator {
     private static final Field NEIGHBOR_MTU = Topology.PI_NEIGHBOR_MTU;
     private static final Field OPER_VLS = Topology.PI_OPER_VLS;
     private static final Field SUBNET_TIMEOUT = Topology.PI.field("SubnetTimeout");
+    private static final Field VL_HIGH_LIMIT = Topology.PI.field("VLHighLimit");
     private static final Field GID_PREFIX = Topology.PI.field("GidPrefix");
     private static final Field MKEY = Topology.PI.field("Mkey");
     private static final Field PROTECT = Topology.PI.field("ProtectBits");
@@ -70,6 +71,15 @@ final class PortActivator {
      * spread its routes over that many).
      */
     Result activate(Topology t, LidAssignment lids, int smLid, SmpPipe pipe, int lanes) {
+        return activate(t, lids, smLid, pipe, lanes, null);
+    }
+
+    /**
+     * {@link #activate}, also setting PortInfo VLHighLimit to {@code highLimit}'s value for each port (QoS; a
+     * negative value or a null function: left alone).
+     */
+    Result activate(Topology t, LidAssignment lids, int smLid, SmpPipe pipe, int lanes,
+                    java.util.function.IntUnaryOperator highLimit) {
         int opVls = Math.max(maxOpVls, operationalVls(lanes));
         int slots = t.portSlots();
         byte[][] image = new byte[slots][];
@@ -106,6 +116,11 @@ final class PortActivator {
                 MKEY.set(pi, 0, keys.key());
                 PROTECT.set(pi, 0, keys.protectBits());
                 LEASE.set(pi, 0, keys.leasePeriod());
+                change = true;
+            }
+            int limit = highLimit == null ? -1 : highLimit.applyAsInt(g);
+            if (limit >= 0 && VL_HIGH_LIMIT.get(pi, 0) != limit) {
+                VL_HIGH_LIMIT.set(pi, 0, limit);
                 change = true;
             }
             int r = t.remote(g);

@@ -63,6 +63,8 @@ public final class SubnetManager {
     private final java.util.concurrent.atomic.AtomicLong saDropped = new java.util.concurrent.atomic.AtomicLong();
     /** Swapped whole by {@link #partitions} from another thread (a reread); the sweeping thread reads it. */
     private volatile PKeyManager pkeys = new PKeyManager(null);
+    /** QoS (-Q), or null: off. */
+    private volatile QosConfig qos;
 
     private Topology topology;
     private LidAssignment lids;
@@ -208,6 +210,19 @@ public final class SubnetManager {
         activator.keys(k);
     }
 
+    /**
+     * QoS from the next heavy sweep on (OpenSM's -Q with its qos_* options): SL2VL tables, VL arbitration and
+     * VLHighLimit per port class ({@link Sl2VlWriter#writeQos}); null: off.
+     */
+    public void qos(QosConfig q) {
+        this.qos = q;
+    }
+
+    /** QoS in force, or null: off. */
+    public QosConfig qos() {
+        return qos;
+    }
+
     /** The SA at the SM's port. */
     public SubnetAdministrator sa() {
         return sa;
@@ -306,19 +321,32 @@ public final class SubnetManager {
 
         phase = "SL2VL";
         int lanes = rr.layers().count();
-        Sl2VlWriter.Result vr = sl2vlWriter.write(t, lanes, pipe);
+        QosConfig q = qos;
+        Sl2VlWriter.Result vr = q != null ? new Sl2VlWriter.Result(0, List.of()) : sl2vlWriter.write(t, lanes, pipe);
         for (String s : vr.failures()) {
             warn(problems, "SL2VL: " + s);
         }
-        if (lanes > 1) {
+        if (lanes > 1 && q == null) {
             log.info(String.format(Locale.ROOT, "SL2VL: SL n on VL n for %d VLs: %,d tables written", lanes,
                     vr.tables()));
         }
 
         phase = "ports";
-        PortActivator.Result ar = activator.activate(t, l, smLid, pipe, lanes);
+        PortActivator.Result ar = activator.activate(t, l, smLid, pipe, lanes, q == null ? null
+                : port -> Sl2VlWriter.highLimit(t, q, port));
         for (String s : ar.failures()) {
             warn(problems, "Ports: " + s);
+        }
+        if (q != null) {
+            phase = "QoS";
+            Sl2VlWriter.QosResult qr = sl2vlWriter.writeQos(t, q, lanes, ar.portInfo(), pipe);
+            for (String s : qr.failures()) {
+                warn(problems, "QoS: " + s);
+            }
+            log.info(String.format(Locale.ROOT, "QoS: %,d SL2VL tables and %,d VLArbitration blocks written, %,d "
+                    + "unchanged%s", qr.sl2vlWritten(), qr.vlArbWritten(), qr.unchanged(), lanes > 1
+                    ? String.format(Locale.ROOT, "; SL 0..%d on VL 0..%d for %s's lanes", lanes - 1, lanes - 1,
+                    rr.engine()) : ""));
         }
         long t5 = System.nanoTime();
         log.info(String.format(Locale.ROOT, "Ports: %,d configured, %,d armed, %,d activated, %,d already active, "
@@ -538,6 +566,7 @@ public final class SubnetManager {
         lftWriter.forget();
         multicast.forget();
         pkeys.forget();
+        sl2vlWriter.forget();
     }
 
     /** Stops answering SMInfo and the SA (the transport is the caller's to close). */

@@ -92,6 +92,9 @@ class OpensmConfTest {
         text = set(text, "m_key", "0x98039b0300c0ffee");
         text = set(text, "m_key_lease_period", "60");
         text = set(text, "m_key_protection_level", "2");
+        text = set(text, "qos_swe_vlarb_high", "1:8,2:16");
+        text = set(text, "perfmgr_sweep_time_s", "30");
+        text = set(text, "no_clients_rereg", "TRUE");
         Path file = dir.resolve("changed.conf");
         Files.writeString(file, text + "no_such_option 1\n");
         assertThat(OpensmConf.read(file).entries()).hasSizeGreaterThan(150);
@@ -116,12 +119,21 @@ class OpensmConfTest {
         assertThat(cmd.sm.number("sm_key", "--sm_key", 0, -1, 1)).isEqualTo(1);
         assertThat(cmd.sm.partitions().partitions()).hasSize(2);
         assertThat(cmd.sm.mkeys()).isEqualTo(new org.ibtwin.sm.MKeys(0x98039b0300c0ffeeL, 2, 60));
+        org.ibtwin.sm.QosConfig q = cmd.sm.qos(new PrintWriter(err, true), "ibtwin sm");
+        assertThat(q).isNotNull();
+        assertThat(q.tables(org.ibtwin.sm.QosConfig.PortClass.SWITCH_EXTERNAL).high()).startsWith(1, 8, 2, 16, 0);
+        assertThat(q.tables(org.ibtwin.sm.QosConfig.PortClass.CA).high()).startsWith(0, 4, 1, 0);
+        assertThat(cmd.sm.perfmgrOptions(new PrintWriter(err, true), "ibtwin sm")).isNull();   // perfmgr FALSE
+        cmd.sm.perfmgr = true;
+        assertThat(cmd.sm.perfmgrOptions(new PrintWriter(err, true), "ibtwin sm").sweep())
+                .isEqualTo(Duration.ofSeconds(30));
 
-        // the rest: qos changed (a warning at its line), an unknown name (a warning), the others in one note
+        // the rest: no_clients_rereg changed (a warning at its line), an unknown name (a warning), the others in one
+        // note
         String e = err.toString();
-        int qosLine = List.of(text.split("\n", -1)).indexOf("qos TRUE") + 1;
-        assertThat(e).contains("ibtwin sm: warning: " + file + ":" + qosLine + ": qos TRUE: not supported by "
-                + "ibtwin; ignored\n");
+        int line = List.of(text.split("\n", -1)).indexOf("no_clients_rereg TRUE") + 1;
+        assertThat(e).contains("ibtwin sm: warning: " + file + ":" + line + ": no_clients_rereg TRUE: not supported "
+                + "by ibtwin; ignored\n");
         assertThat(e).contains(": unknown option no_such_option; ignored\n");
         for (OpensmConf.Entry x : OpensmConf.parse(text, "x").entries()) {
             int named = e.split("\\b" + x.name() + "\\b", -1).length - 1;

@@ -72,4 +72,34 @@ class DeadlockFreeSmTest {
             }
         }
     }
+
+    /**
+     * QoS with a deadlock-free engine, as OpenSM's torus-2QoS combines them: the engine's lanes keep SL n on VL n,
+     * the other SLs go where qos_sl2vl says; VL arbitration is QoS's.
+     */
+    @org.junit.jupiter.api.Test
+    void qosKeepsTheEnginesLanes() {
+        Fabric fabric = Direct.torus(new int[] {5, 4}, true, 1, 0, LinkSpeed.HDR);
+        try (TwinFabric f = new TwinFabric(fabric)) {
+            SubnetManager sm = f.sm(SmConfig.defaults().withRouting("dor", List.of()));
+            sm.qos(QosConfig.of(java.util.Map.of("qos_sl2vl", "6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6",
+                    "qos_ca_vlarb_high", "5:9")));
+            SweepReport r = sm.sweep();
+            assertThat(r.subnetUp()).isTrue();
+            try (MadTransport other = new TwinTransport(f.twin.attach(fabric.cas().get(3).name(), 1))) {
+                MadQuery q = new MadQuery(other);
+                Node src = fabric.cas().get(3);
+                byte[] ca = q.smpGet(PortId.lid(f.twin.lid(src.name(), 1)), AttributeIds.SL_TO_VL_TABLE, 0);
+                // dor on this 2-D torus: 3 lanes
+                assertThat(java.util.Arrays.copyOf(ca, 8)).containsExactly(0x01, 0x26, 0x66, 0x66, 0x66, 0x66, 0x66,
+                        0x66);
+                byte[] high = q.smpGet(PortId.lid(f.twin.lid(src.name(), 1)), AttributeIds.VL_ARB_TABLE, 3 << 16);
+                assertThat(java.util.Arrays.copyOf(high, 4)).containsExactly(5, 9, 0, 0);
+                Node sw = fabric.switches().get(7);
+                byte[] st = q.smpGet(PortId.lid(f.twin.lid(sw.name(), 0)), AttributeIds.SL_TO_VL_TABLE, (1 << 8) | 3);
+                assertThat(java.util.Arrays.copyOf(st, 8)).containsExactly(0x01, 0x26, 0x66, 0x66, 0x66, 0x66, 0x66,
+                        0x66);
+            }
+        }
+    }
 }

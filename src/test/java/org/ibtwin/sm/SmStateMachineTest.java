@@ -135,6 +135,38 @@ class SmStateMachineTest {
         return r.machine.state() == State.MASTER && r.lines.stream().anyMatch(l -> l.startsWith("SUBNET UP"));
     }
 
+    /** OpenSM's PerfMgr runs on a standby SM too: it reads the counters of the subnet the standby discovered. */
+    @Test
+    void thePerfMgrOfAStandbyReadsEveryPort() throws Exception {
+        fabric = new TwinFabric(FatTree.build(FatTreeSpec.of(2, 4, 4)));
+        Running a = start(fabric.transport, 1, "sm-a");
+        await("SM a MASTER and the subnet up", Duration.ofSeconds(10), () -> up(a), a);
+        TwinTransport bt = (TwinTransport) fabric.attach(fabric.fabric.cas().get(2).name());
+        Running b = start(bt, 0, "sm-b");
+        await("SM b STANDBY", Duration.ofSeconds(10), () -> b.machine.state() == State.STANDBY, a, b);
+        PerfManager pm = new PerfManager(b.manager, PerfManager.Options.defaults());
+        String ca = fabric.fabric.cas().get(0).name();
+        fabric.twin.setCounter(ca, 1, org.ibtwin.model.PortCounter.LINK_DOWNED, 3);
+        pm.sweep();
+        fabric.twin.setCounter(ca, 1, org.ibtwin.model.PortCounter.LINK_DOWNED, 5);
+        pm.sweep();
+        assertThat(b.machine.state()).isEqualTo(State.STANDBY);
+        String all = pm.printCounters(null, null, false);
+        // every linked port of the 2-level fat tree: each CA port and both ends of every switch link
+        int ports = 0;
+        for (Node n : fabric.fabric.nodes()) {
+            for (int p = 1; p <= n.numPorts(); p++) {
+                ports += n.port(p).link() != null ? 1 : 0;
+            }
+            ports += n.isSwitch() && n.enhancedPort0() ? 1 : 0;
+        }
+        assertThat(all.split(" active TRUE port ", -1).length - 1).isEqualTo(ports);
+        String guid = String.format("0x%x", fabric.fabric.cas().get(0).guid());
+        assertThat(pm.printCounters(guid, "1", false)).contains("     link_downed          : 5\n");
+        assertThat(b.lines).anyMatch(l -> l.startsWith("WARN ERR 5433: LinkDownedCounter : 2 : node \"")
+                && l.contains("(NodeGUID: " + guid + ") : port 1 connected to "));
+    }
+
     @Test
     void twoSmsAgreeOnOneMasterAndTheStandbyTakesOverKeepingEveryLid() throws Exception {
         fabric = new TwinFabric(FatTree.build(FatTreeSpec.of(2, 8, 16)));
