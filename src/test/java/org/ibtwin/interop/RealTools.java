@@ -56,11 +56,6 @@ public final class RealTools {
     private static boolean noticeShown;
 
     /**
-     * Finds the tools (looked up once per JVM). When one is missing the calling test is skipped, with a notice on
-     * stderr the first time, except under CI (CI=true), where scripts/setup installs them and their absence fails
-     * the test.
-     */
-    /**
      * Skips the calling test for what {@code notice} names as missing ("INTEROP SKIPPED: ... not found (install
      * ...)"), printed once on stderr; under {@code CI=true}, where scripts/setup installed everything, fails it.
      */
@@ -72,6 +67,11 @@ public final class RealTools {
         Assumptions.abort(notice);
     }
 
+    /**
+     * Finds the tools (looked up once per JVM). When one is missing the calling test is skipped, with a notice on
+     * stderr the first time, except under CI (CI=true), where scripts/setup installs them and their absence fails
+     * the test.
+     */
     static synchronized RealTools findOrSkip() {
         if (found == null && missingTools == null) {
             lookUp();

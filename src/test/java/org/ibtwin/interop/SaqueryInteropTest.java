@@ -41,8 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("interop")
 class SaqueryInteropTest {
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
-    /** Four CAs on one switch; h2 and h3 in partition blue (0x0010, IPoIB), h4 alone in red (0x0020). */
-    /** ibsim's GUIDs for the net above: CA n has node GUID 0x1000..., port GUID +1 (as ibsim numbers them). */
+    /**
+     * h2 and h3 in partition blue (0x0010, IPoIB), h4 alone in red (0x0020), by the port GUIDs ibsim gives
+     * RemoteIbsim's four-CA net (CA n: node GUID 0x1000..., port GUID +1).
+     */
     private static final String PARTITIONS = """
             Default=0x7fff, ipoib : ALL=limited, SELF=full ;
             blue=0x0010, ipoib : 0x0000000000100003=full, 0x0000000000100005 ;
