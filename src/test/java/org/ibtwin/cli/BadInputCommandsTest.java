@@ -39,7 +39,7 @@ class BadInputCommandsTest {
      */
     @Test
     void unwritableOutputPathsAreOneLineNamingThemAndExitTwo() {
-        String notice = "ibtwin: no transport given: querying the simulated fabric default (built-in)\n";
+        String notice = "ibtwin: no HCA here: querying the simulated fabric default (built-in)\n";
         assertThat(run("ib_write_bw", "node001", "node002", "-a", "--plot", "/proc/x.png")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo(notice + "ibtwin ib_write_bw: --plot: cannot write /proc/x.png: No "
                 + "such file or directory\n");
