@@ -90,6 +90,22 @@ public final class TransportOptions {
             return new Target(null, 0, null, null, null, ca == null ? "" : ca, port);
         }
 
+        /** The umad port whose port GUID is {@code guid} (OpenSM's -g). */
+        static Target umadPortOfGuid(long guid) {
+            org.ibtwin.transport.UmadSysfs sysfs = new org.ibtwin.transport.UmadSysfs(Umad.libc());
+            try {
+                for (org.ibtwin.transport.UmadSysfs.Port p : sysfs.ports()) {
+                    if (sysfs.localPort(p, false).portGuid() == guid) {
+                        return umad(p.ca(), p.port());
+                    }
+                }
+            } catch (org.ibtwin.transport.UmadLibc.CallFailed e) {
+                throw new IllegalArgumentException("sysfs: " + e.getMessage());
+            }
+            throw new IllegalArgumentException(String.format("-g 0x%016x: no port of this host's HCAs has that GUID",
+                    guid));
+        }
+
         public boolean isUmad() {
             return umadCa != null;
         }

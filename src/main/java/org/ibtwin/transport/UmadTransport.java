@@ -167,6 +167,15 @@ public final class UmadTransport implements MadTransport {
         return tidCounter.incrementAndGet() & 0xffff_ffffL;
     }
 
+    /** Whether the port's capability mask (sysfs cap_mask) has IsSM: an SM runs at this port. */
+    public boolean portHasSm() {
+        try {
+            return (UmadSysfs.number(sysfs.attribute(port, "cap_mask")) & 0x2) != 0;
+        } catch (UmadLibc.CallFailed e) {
+            throw new MadTransportException(port.dir() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Sets IsSM on the port (holding its issm device open), or clears it (closing it). */
     public void setIsSm(boolean on) {
         synchronized (writeLock) {
