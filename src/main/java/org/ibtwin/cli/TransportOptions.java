@@ -136,7 +136,7 @@ public final class TransportOptions {
         /** Where the ibsim is, as its users write it: {@code host:port}, or {@code @name} in local mode. */
         public String address() {
             if (isUmad()) {
-                return "umad " + (umadCa.isEmpty() ? "(first CA)" : umadCa) + (umadPort == null ? "" : ":" + umadPort);
+                return "umad" + (umadCa.isEmpty() ? "" : " " + umadCa) + (umadPort == null ? "" : ":" + umadPort);
             }
             return isLocal() ? "@" + sockname : host + ":" + port;
         }
@@ -153,7 +153,7 @@ public final class TransportOptions {
                 return "the in-process twin of " + (fabric == null ? "the default fabric" : fabric);
             }
             if (isUmad()) {
-                return "this host's HCA (" + address() + ")";
+                return address();
             }
             return "ibsim at " + address();
         }

@@ -424,6 +424,11 @@ public final class UmadTransport implements MadTransport {
         }
         UmadAbi.Header h = UmadAbi.decode(buf);
         int length = n - UmadAbi.HDR_SIZE;
+        // the header's length counts the MAD as it came (and the header); past it the buffer holds nothing of it
+        if (h.length() > UmadAbi.HDR_SIZE + 24 && h.length() < n) {
+            length = h.length() - UmadAbi.HDR_SIZE;
+            n = h.length();
+        }
         int cls = buf[UmadAbi.HDR_SIZE + 1] & 0xff;
         // an SA response at its own length (OpenSM's, through libumad2sim) keeps it: its records are counted by it
         byte[] mad = cls == 0x03 && length >= 56 && length < UmadAbi.MAD_SIZE

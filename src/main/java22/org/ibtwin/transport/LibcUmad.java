@@ -188,7 +188,8 @@ final class LibcUmad implements UmadLibc {
     public int write(int fd, byte[] data, int length) throws CallFailed {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = a.allocate(CALL_STATE);
-            MemorySegment buf = a.allocate(Math.max(1, length), 8);
+            // zeros past the end: a MAD written short is read whole (256 bytes) by libumad2sim
+            MemorySegment buf = a.allocate(Math.max(length, 56 + 256), 8);
             MemorySegment.copy(data, 0, buf, ValueLayout.JAVA_BYTE, 0, length);
             long n;
             do {
