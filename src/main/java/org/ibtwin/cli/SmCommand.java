@@ -175,7 +175,7 @@ public final class SmCommand implements Callable<Integer> {
         UmadTransport t;
         try {
             t = at.openUmad(true);
-        } catch (org.ibtwin.transport.MadTransportException e) {
+        } catch (org.ibtwin.transport.MadTransportException | IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot attach as SM to " + at + ": " + e.getMessage());
         }
         try (t) {

@@ -38,7 +38,7 @@ public final class TransportOptions {
 
     @Option(names = "--fabric", paramLabel = "FILE",
             description = "Query an in-process twin of this fabric file, brought up by ibtwin's SM (the default "
-                    + "without --ibsim or IBSIM_SERVER_*: the built-in fabric).")
+                    + "without --umad, --ibsim or IBSIM_SERVER_*, on a host without an HCA: the built-in fabric).")
     String fabric;
 
     @Option(names = "--sim-host", paramLabel = "NODE",

@@ -84,8 +84,8 @@ public final class UmadSysfs {
     public Port find(String ca, Integer port) throws UmadLibc.CallFailed {
         List<Port> all = ports();
         if (all.isEmpty()) {
-            throw new IllegalArgumentException("no InfiniBand port with a umad device here (" + MAD_CLASS
-                    + " lists none)");
+            throw new IllegalArgumentException((ca == null ? "" : "CA " + ca + " not found: ")
+                    + "no InfiniBand port with a umad device here (" + MAD_CLASS + " lists none)");
         }
         List<Port> ofCa = new ArrayList<>();
         String wanted = ca != null ? ca : all.get(0).ca();

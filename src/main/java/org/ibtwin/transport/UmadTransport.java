@@ -110,7 +110,17 @@ public final class UmadTransport implements MadTransport {
      * @throws MadTransportException    one line, when the device cannot be opened or an agent registered
      */
     public static UmadTransport open(String ca, Integer port, boolean sm) {
-        UmadLibc libc = Umad.libc();
+        UmadLibc libc;
+        try {
+            libc = Umad.libc();
+        } catch (MadTransportException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return open(libc, ca, port, sm);
+    }
+
+    /** {@link #open(String, Integer, boolean)} through {@code libc}. */
+    static UmadTransport open(UmadLibc libc, String ca, Integer port, boolean sm) {
         UmadSysfs sysfs = new UmadSysfs(libc);
         UmadSysfs.Port p;
         int fd;
@@ -118,12 +128,13 @@ public final class UmadTransport implements MadTransport {
             p = sysfs.find(ca, port);
             String abi = libc.readFile(UmadSysfs.MAD_CLASS + "/abi_version");
             if (abi != null && UmadSysfs.number(abi.strip()) != UmadAbi.ABI_VERSION) {
-                throw new MadTransportException("user_mad ABI version " + abi.strip() + " (ibtwin speaks "
-                        + UmadAbi.ABI_VERSION + ")");
+                throw new IllegalArgumentException(UmadSysfs.MAD_CLASS + "/abi_version: user_mad ABI version "
+                        + abi.strip() + " (ibtwin speaks " + UmadAbi.ABI_VERSION + ")");
             }
             fd = libc.open(p.device(), UmadLibc.O_RDWR);
         } catch (UmadLibc.CallFailed e) {
-            throw new MadTransportException(e.getMessage()
+            // a device that cannot be opened is the user's to fix: one line, as for a bad argument
+            throw new IllegalArgumentException(e.getMessage()
                     + (e.errno() == UmadLibc.EACCES ? " (the umad devices need root or the rdma group)" : ""), e);
         }
         UmadTransport t = new UmadTransport(libc, sysfs, p, fd, sm);

@@ -34,7 +34,7 @@ class HonestOutputsCommandsTest {
     @Test
     void ibportstateJsonIsTheOptionItsHelpPromises() throws Exception {
         assertThat(run("ibportstate", "--help")).isZero();
-        assertThat(out.toString()).contains("      --json              Print the port's PortInfo after the operation "
+        assertThat(out.toString()).contains("      --json               Print the port's PortInfo after the operation "
                 + "as JSON.\n");
         assertThat(run("ibportstate", "3", "1", "--json")).isZero();
         JsonNode j = new ObjectMapper().readTree(out.toString());
