@@ -9,6 +9,7 @@ import org.ibtwin.bench.BenchReadersCommand;
 import org.ibtwin.bench.BenchSmCommand;
 import org.ibtwin.bench.BenchTopoCommand;
 import org.ibtwin.bench.BenchTrafficCommand;
+import org.ibtwin.bench.BenchUmadCommand;
 import org.ibtwin.bench.BenchWhatIfCommand;
 import picocli.CommandLine.Command;
 

@@ -1,4 +1,4 @@
-package org.ibtwin.cli;
+package org.ibtwin.bench;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -49,16 +49,26 @@ public final class BenchUmadCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--seconds must be at least 1");
         }
         int[] hops = parsePath(path);
-        TransportOptions where = new TransportOptions();
-        where.umad = umad == null ? "" : umad;
-        TransportOptions.Target target = where.target();
+        String ca = null;
+        Integer port = null;
+        if (umad != null && !umad.isBlank()) {
+            int colon = umad.lastIndexOf(':');
+            ca = colon < 0 ? umad.trim() : umad.substring(0, colon).trim();
+            if (colon >= 0) {
+                try {
+                    port = Integer.parseInt(umad.substring(colon + 1).trim());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--umad " + umad + ": not a port number");
+                }
+            }
+        }
         UmadLibc libc = Umad.libc();
         out.printf("C library calls (%s):%n", libc.lookup());
         for (String call : new String[] {"open", "read", "write", "poll", "ioctl", "opendir"}) {
             out.printf("  %-8s bound in %s%n", call, libc.boundIn(call));
         }
         Duration d = Duration.ofSeconds(seconds);
-        try (UmadTransport t = target.openUmad(false)) {
+        try (UmadTransport t = UmadTransport.open(ca, port, false)) {
             out.println("umad " + t.port().ca() + " port " + t.port().port() + " (" + t.port().device() + "):");
             measure(t, d, hops, out);
         }
