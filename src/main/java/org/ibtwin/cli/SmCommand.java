@@ -133,7 +133,7 @@ public final class SmCommand implements Callable<Integer> {
         }
         TransportOptions.Target target = where.target();
         if (target.isUmad()) {
-            return onUmad(target, cfg, polling, key, partitions, out, err);
+            return onUmad(target, cfg, polling, key, partitions, mkeys, out, err);
         }
         if (target.isInProcess()) {   // the SM manages a fabric outside it: ibsim's default address
             target = new TransportOptions.Target("127.0.0.1", 7070, target.simHost());
@@ -160,13 +160,14 @@ public final class SmCommand implements Callable<Integer> {
         try (IbsimClient t = client) {
             refuseAnotherSmHere(t, target);
             return run(t, target.address() + " node \"" + t.attachedNode() + "\"", t::setIsSm, cfg, polling, key,
-                    partitions, out, err);
+                    partitions, mkeys, out, err);
         }
     }
 
     /** {@code ibtwin sm} on this host's HCA, through umad; -g picks the port of that GUID. */
     private int onUmad(TransportOptions.Target target, SmConfig cfg, SmStateMachine.Polling polling, long key,
-                       org.ibtwin.format.PartitionsConf partitions, PrintWriter out, PrintWriter err) {
+                       org.ibtwin.format.PartitionsConf partitions, org.ibtwin.sm.MKeys mkeys, PrintWriter out,
+                       PrintWriter err) {
         TransportOptions.Target at = target;
         if (guid != null) {
             long wanted = parseGuid(guid);
@@ -184,14 +185,15 @@ public final class SmCommand implements Callable<Integer> {
                         + "IsSM bit is set); attach this one at another port (--umad CA:PORT or -g GUID)",
                         t.port().ca(), t.port().port()));
             }
-            return run(t, "umad " + t.port().ca(), t::setIsSm, cfg, polling, key, partitions, out, err);
+            return run(t, "umad " + t.port().ca(), t::setIsSm, cfg, polling, key, partitions, mkeys, out, err);
         }
     }
 
     /** The SM attached at {@code t} ({@code where} names it), its IsSM bit set by {@code isSm} once it answers. */
     private int run(org.ibtwin.transport.MadTransport t, String where, java.util.function.Consumer<Boolean> isSm,
                     SmConfig cfg, SmStateMachine.Polling polling, long key,
-                    org.ibtwin.format.PartitionsConf partitions, PrintWriter out, PrintWriter err) {
+                    org.ibtwin.format.PartitionsConf partitions, org.ibtwin.sm.MKeys mkeys, PrintWriter out,
+                    PrintWriter err) {
         SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin sm", !quiet, true);
         {
             LocalPort lp = t.localPort();
