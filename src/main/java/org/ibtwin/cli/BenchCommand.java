@@ -9,6 +9,7 @@ import org.ibtwin.bench.BenchReadersCommand;
 import org.ibtwin.bench.BenchSmCommand;
 import org.ibtwin.bench.BenchTopoCommand;
 import org.ibtwin.bench.BenchTrafficCommand;
+import org.ibtwin.bench.BenchUmadCommand;
 import org.ibtwin.bench.BenchWhatIfCommand;
 import picocli.CommandLine.Command;
 
@@ -22,7 +23,7 @@ import picocli.CommandLine.Command;
             BenchPerfCommand.class, BenchDoctorCommand.class, BenchReadersCommand.class, BenchSmCommand.class,
             BenchOpensmCommand.class, BenchIbnetdiscoverCommand.class, BenchNcclCommand.class,
             BenchTrafficCommand.class, BenchFuzzCommand.class, BenchWhatIfCommand.class,
-            BenchWebCommand.class, BenchExporterCommand.class, BenchRoutingCommand.class})
+            BenchWebCommand.class, BenchExporterCommand.class, BenchRoutingCommand.class, BenchUmadCommand.class})
 public final class BenchCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -44,9 +44,27 @@ import picocli.CommandLine.Parameters;
  * exit 2; a fabric that cannot be read, or ranks it cannot connect, one line and exit 1.
  */
 @Command(name = "nccl", mixinStandardHelpOptions = true, sortOptions = false,
+        modelTransformer = NcclCommand.CputimeOption.class,
         description = "nccl-tests on the fabric: all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
                 + "alltoall_perf, broadcast_perf, reduce_perf, sendrecv_perf.")
 public final class NcclCommand implements Callable<Integer> {
+    /**
+     * nccl-tests' {@code -C/--report_cputime} keeps its letter here: the transport options' {@code -C/--Ca} is taken
+     * out (a collective spans many hosts, and {@code --umad CA} still names this host's CA).
+     */
+    public static final class CputimeOption implements CommandLine.IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            return DiagCommand.swapOption(spec, CommandLine.Model.OptionSpec.builder("-C", "--report_cputime")
+                    .paramLabel("<0/1>").type(String.class)
+                    .description("nccl-tests' report CPU time: only 0 (the model has no CPU time)."),
+                    v -> ((NcclCommand) spec.userObject()).reportCputime = (String) v);
+        }
+    }
+
+    /** nccl-tests' -C. */
+    String reportCputime;
+
     /** The nccl-tests release whose output this mirrors, and the NCCL it reports. */
     static final String TESTS_VERSION = "2.19.6";
     static final int NCCL_CODE = 23007;
@@ -164,6 +182,10 @@ public final class NcclCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (reportCputime != null && !reportCputime.equals("0")) {
+            throw new IllegalArgumentException("-C " + reportCputime + ": the model has no CPU time to report "
+                    + "(its times are the collective's modelled time; name a CA with --umad CA)");
+        }
         Collective coll = Collective.ofProgram(test);
         if (coll == null) {
             throw new IllegalArgumentException("unknown test '" + test + "': all_reduce_perf, all_gather_perf, "

@@ -13,6 +13,7 @@ import org.ibtwin.sm.Topology;
 import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadTransportException;
+import org.ibtwin.transport.UmadTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,6 +45,11 @@ public final class SmCommand implements Callable<Integer> {
 
     @Option(names = "--sim-host", paramLabel = "NODE", description = "The node to attach at (default: SIM_HOST).")
     String simHost;
+
+    @Option(names = "--umad", paramLabel = "CA[:PORT]", arity = "0..1", fallbackValue = "",
+            description = "Run on this host's HCA through the kernel's user_mad interface (the default when sysfs "
+                    + "shows an HCA and no ibsim is named).")
+    String umad;
 
     @Option(names = {"-g", "--guid"}, paramLabel = "<port guid>",
             description = "Attach at the port with this GUID (found by a discovery from the default node).")
@@ -84,6 +90,9 @@ public final class SmCommand implements Callable<Integer> {
     /** The environment; tests replace it. */
     java.util.Map<String, String> env = System.getenv();
 
+    /** Whether this host shows an HCA (null: sysfs says); tests replace it. */
+    java.util.function.BooleanSupplier hcaHere;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -117,8 +126,15 @@ public final class SmCommand implements Callable<Integer> {
         TransportOptions where = new TransportOptions();
         where.ibsim = ibsim;
         where.simHost = simHost;
+        where.umad = umad;
         where.env = env;
+        if (hcaHere != null) {
+            where.hcaHere = hcaHere;
+        }
         TransportOptions.Target target = where.target();
+        if (target.isUmad()) {
+            return onUmad(target, cfg, polling, key, partitions, mkeys, out, err);
+        }
         if (target.isInProcess()) {   // the SM manages a fabric outside it: ibsim's default address
             target = new TransportOptions.Target("127.0.0.1", 7070, target.simHost());
         }
@@ -141,18 +157,54 @@ public final class SmCommand implements Callable<Integer> {
                         client.localPort().portGuid()));
             }
         }
-        SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin sm", !quiet, true);
         try (IbsimClient t = client) {
-            LocalPort lp = t.localPort();
             refuseAnotherSmHere(t, target);
-            log.info(String.format("ibtwin sm: attached at %s node \"%s\" port %d (port GUID 0x%016x), priority %d, "
-                    + "routing %s", target.address(), t.attachedNode(), lp.portNumber(), lp.portGuid(),
+            return run(t, target.address() + " node \"" + t.attachedNode() + "\"", t::setIsSm, cfg, polling, key,
+                    partitions, mkeys, out, err);
+        }
+    }
+
+    /** {@code ibtwin sm} on this host's HCA, through umad; -g picks the port of that GUID. */
+    private int onUmad(TransportOptions.Target target, SmConfig cfg, SmStateMachine.Polling polling, long key,
+                       org.ibtwin.format.PartitionsConf partitions, org.ibtwin.sm.MKeys mkeys, PrintWriter out,
+                       PrintWriter err) {
+        TransportOptions.Target at = target;
+        if (guid != null) {
+            long wanted = parseGuid(guid);
+            at = TransportOptions.Target.umadPortOfGuid(wanted);
+        }
+        UmadTransport t;
+        try {
+            t = at.openUmad(true);
+        } catch (org.ibtwin.transport.MadTransportException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot attach as SM to " + at + ": " + e.getMessage());
+        }
+        try (t) {
+            if (t.portHasSm()) {
+                throw new IllegalArgumentException(String.format("another SM already runs at %s port %d (its "
+                        + "IsSM bit is set); attach this one at another port (--umad CA:PORT or -g GUID)",
+                        t.port().ca(), t.port().port()));
+            }
+            return run(t, "umad " + t.port().ca(), t::setIsSm, cfg, polling, key, partitions, mkeys, out, err);
+        }
+    }
+
+    /** The SM attached at {@code t} ({@code where} names it), its IsSM bit set by {@code isSm} once it answers. */
+    private int run(org.ibtwin.transport.MadTransport t, String where, java.util.function.Consumer<Boolean> isSm,
+                    SmConfig cfg, SmStateMachine.Polling polling, long key,
+                    org.ibtwin.format.PartitionsConf partitions, org.ibtwin.sm.MKeys mkeys, PrintWriter out,
+                    PrintWriter err) {
+        SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin sm", !quiet, true);
+        {
+            LocalPort lp = t.localPort();
+            log.info(String.format("ibtwin sm: attached at %s port %d (port GUID 0x%016x), priority %d, "
+                    + "routing %s", where, lp.portNumber(), lp.portGuid(),
                     cfg.priority(), cfg.routingEngines()));
             SubnetManager manager = new SubnetManager(t, cfg, log);
             manager.sa().saKey(sm.saKey());
             manager.mkeys(mkeys);
             SmStateMachine machine = new SmStateMachine(manager, polling, key, log);
-            t.setIsSm(true);
+            isSm.accept(true);
             if (dumpDir != null) {
                 manager.onSweep(SmDumps.writer(dumpDir, log));
             }

@@ -5,20 +5,27 @@ import java.time.Duration;
 import java.util.Map;
 import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.MadTransport;
+import org.ibtwin.transport.Umad;
+import org.ibtwin.transport.UmadTransport;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Where a diagnostic command finds the fabric, a picocli mixin every diag command shares: {@code --ibsim HOST:PORT},
- * or libumad2sim's environment ({@code IBSIM_SERVER_NAME}, default 127.0.0.1, and {@code IBSIM_SERVER_PORT}, default
- * 7070), attaches to a running {@code ibsim -r} as its client; {@code --ibsim @NAME}, or {@code IBSIM_SOCKNAME}
- * without the other two, to an ibsim in local mode of that name ({@code ibsim} without {@code -r}, or
- * {@code ibtwin sim --local}); at the node {@code --sim-host} or {@code SIM_HOST} names (else ibsim's first node).
- * {@code -C}/{@code -P} (CA name and port) are accepted, as the real tools take them; a simulator client is one port,
- * so they select nothing. With {@code --fabric FILE}, or with neither --ibsim
- * nor the environment, the tool attaches to an in-process twin of that fabric (default: the built-in one) brought up
- * by ibtwin's SM, at the node {@code --sim-host}/{@code SIM_HOST} names (else the first CA).
+ * Where a diagnostic command finds the fabric, a picocli mixin every diag command shares. In order:
+ * <ul>
+ *   <li>{@code --umad [CA[:PORT]]}, or {@code -C CA}/{@code -P PORT} as infiniband-diags spell them: the kernel's
+ *       user_mad interface on this host's HCA ({@link UmadTransport}; the first CA and its first active port unless
+ *       named);</li>
+ *   <li>{@code --ibsim HOST:PORT}, or libumad2sim's environment ({@code IBSIM_SERVER_NAME}, default 127.0.0.1, and
+ *       {@code IBSIM_SERVER_PORT}, default 7070): a client of a running {@code ibsim -r}; {@code --ibsim @NAME}, or
+ *       {@code IBSIM_SOCKNAME} without the other two, one in local mode; at the node {@code --sim-host} or
+ *       {@code SIM_HOST} names (else ibsim's first node); -C/-P select nothing there (an ibsim client is one
+ *       port);</li>
+ *   <li>{@code --fabric FILE}: an in-process twin of that fabric brought up by ibtwin's SM;</li>
+ *   <li>nothing named: umad when sysfs shows an HCA here, else the in-process twin of the built-in fabric, said on
+ *       stderr in one line ({@code ibtwin: no HCA here: querying the simulated fabric default (built-in)}).</li>
+ * </ul>
  */
 public final class TransportOptions {
     /** How long to wait for an ibsim that is not listening yet. */
@@ -31,19 +38,28 @@ public final class TransportOptions {
 
     @Option(names = "--fabric", paramLabel = "FILE",
             description = "Query an in-process twin of this fabric file, brought up by ibtwin's SM (the default "
-                    + "without --ibsim or IBSIM_SERVER_*: the built-in fabric).")
+                    + "without --umad, --ibsim or IBSIM_SERVER_*, on a host without an HCA: the built-in fabric).")
     String fabric;
 
     @Option(names = "--sim-host", paramLabel = "NODE",
             description = "The ibsim node to attach at (default: SIM_HOST, else ibsim's first node).")
     String simHost;
 
-    @Option(names = {"-C", "--Ca"}, paramLabel = "<ca>", description = "CA name to use (accepted; ibsim has one).")
+    @Option(names = "--umad", paramLabel = "CA[:PORT]", arity = "0..1", fallbackValue = "",
+            description = "Use this host's HCA through the kernel's user_mad interface (default CA and port: the "
+                    + "first, as libibumad picks; the default anyway when sysfs shows an HCA).")
+    String umad;
+
+    @Option(names = {"-C", "--Ca"}, paramLabel = "<ca>",
+            description = "CA name to use (umad; accepted and unused on an ibsim, whose client is one port).")
     String ca;
 
     @Option(names = {"-P", "--Port"}, paramLabel = "<port>",
-            description = "CA port number to use (accepted; an ibsim client is one port).")
+            description = "CA port number to use (umad; accepted and unused on an ibsim).")
     String caPort;
+
+    /** Whether this host shows an HCA in sysfs (umad is then the default); tests replace it. */
+    java.util.function.BooleanSupplier hcaHere = Umad::hcaPresent;
 
     /** The environment read for IBSIM_SERVER_NAME, IBSIM_SERVER_PORT and SIM_HOST; tests replace it. */
     Map<String, String> env = System.getenv();
@@ -59,9 +75,44 @@ public final class TransportOptions {
      * Where to attach: an ibsim server and the node to attach at (null: ibsim's default); or, when {@code host} is
      * null, an in-process twin of {@code fabric} (null: the built-in default fabric).
      */
-    public record Target(String host, int port, String simHost, String fabric, String sockname) {
+    public record Target(String host, int port, String simHost, String fabric, String sockname, String umadCa,
+                         Integer umadPort) {
         public Target(String host, int port, String simHost) {
-            this(host, port, simHost, null, null);
+            this(host, port, simHost, null, null, null, null);
+        }
+
+        public Target(String host, int port, String simHost, String fabric, String sockname) {
+            this(host, port, simHost, fabric, sockname, null, null);
+        }
+
+        /** This host's HCA through umad: {@code ca} and {@code port} (null: libibumad's choice). */
+        static Target umad(String ca, Integer port) {
+            return new Target(null, 0, null, null, null, ca == null ? "" : ca, port);
+        }
+
+        /** The umad port whose port GUID is {@code guid} (OpenSM's -g). */
+        static Target umadPortOfGuid(long guid) {
+            org.ibtwin.transport.UmadSysfs sysfs = new org.ibtwin.transport.UmadSysfs(Umad.libc());
+            try {
+                for (org.ibtwin.transport.UmadSysfs.Port p : sysfs.ports()) {
+                    if (sysfs.localPort(p, false).portGuid() == guid) {
+                        return umad(p.ca(), p.port());
+                    }
+                }
+            } catch (org.ibtwin.transport.UmadLibc.CallFailed e) {
+                throw new IllegalArgumentException("sysfs: " + e.getMessage());
+            }
+            throw new IllegalArgumentException(String.format("-g 0x%016x: no port of this host's HCAs has that GUID",
+                    guid));
+        }
+
+        public boolean isUmad() {
+            return umadCa != null;
+        }
+
+        /** Opens the umad device, as the port's SM and SA when {@code sm}. */
+        public UmadTransport openUmad(boolean sm) {
+            return UmadTransport.open(umadCa.isEmpty() ? null : umadCa, umadPort, sm);
         }
 
         /** An in-process twin of {@code fabric} (null: the default fabric), attached at {@code simHost}. */
@@ -75,7 +126,7 @@ public final class TransportOptions {
         }
 
         public boolean isInProcess() {
-            return host == null && sockname == null;
+            return host == null && sockname == null && umadCa == null;
         }
 
         public boolean isLocal() {
@@ -84,6 +135,9 @@ public final class TransportOptions {
 
         /** Where the ibsim is, as its users write it: {@code host:port}, or {@code @name} in local mode. */
         public String address() {
+            if (isUmad()) {
+                return "umad" + (umadCa.isEmpty() ? "" : " " + umadCa) + (umadPort == null ? "" : ":" + umadPort);
+            }
             return isLocal() ? "@" + sockname : host + ":" + port;
         }
 
@@ -97,6 +151,9 @@ public final class TransportOptions {
         public String toString() {
             if (isInProcess()) {
                 return "the in-process twin of " + (fabric == null ? "the default fabric" : fabric);
+            }
+            if (isUmad()) {
+                return address();
             }
             return "ibsim at " + address();
         }
@@ -112,8 +169,14 @@ public final class TransportOptions {
         if (node != null && node.isEmpty()) {
             node = null;
         }
-        if (ibsim != null && fabric != null) {
-            throw new IllegalArgumentException("give --ibsim or --fabric, not both");
+        int named = (ibsim != null ? 1 : 0) + (fabric != null ? 1 : 0) + (umad != null ? 1 : 0);
+        if (named > 1) {
+            throw new IllegalArgumentException("give one of --umad, --ibsim and --fabric");
+        }
+        if (umad != null || (ibsim == null && fabric == null && (ca != null || caPort != null)
+                && blank(env.get("IBSIM_SERVER_NAME")) && blank(env.get("IBSIM_SERVER_PORT"))
+                && blank(env.get("IBSIM_SOCKNAME")))) {
+            return umadTarget();
         }
         if (fabric != null) {
             return Target.inProcess(fabric, node);
@@ -135,8 +198,10 @@ public final class TransportOptions {
         String port = env.get("IBSIM_SERVER_PORT");
         String sock = env.get("IBSIM_SOCKNAME");
         if (blank(host) && blank(port)) {
-            return blank(sock) ? Target.inProcess(null, node)
-                    : Target.local(sockname(sock.trim(), "IBSIM_SOCKNAME=" + sock), node);
+            if (!blank(sock)) {
+                return Target.local(sockname(sock.trim(), "IBSIM_SOCKNAME=" + sock), node);
+            }
+            return hcaHere.getAsBoolean() ? Target.umad(null, null) : Target.inProcess(null, node);
         }
         return new Target(blank(host) ? "127.0.0.1" : host.trim(),
                 blank(port) ? 7070 : port(port.trim(), "IBSIM_SERVER_PORT=" + port), node);
@@ -186,6 +251,9 @@ public final class TransportOptions {
             return org.ibtwin.lab.LabTransport.open(f, t.fabric() == null ? "the default fabric" : t.fabric(),
                     t.simHost());
         }
+        if (t.isUmad()) {
+            return t.openUmad(false);
+        }
         return t.connect(t.simHost(), false);
     }
 
@@ -213,11 +281,44 @@ public final class TransportOptions {
         }
         noticed = true;
         String line = fabric == null
-                ? "ibtwin: no transport given: querying the simulated fabric default (built-in)"
+                ? "ibtwin: no HCA here: querying the simulated fabric default (built-in)"
                 : "ibtwin: querying the simulated fabric " + fabric + " (an in-process twin, not a real fabric)";
         PrintWriter err = mixee != null ? mixee.commandLine().getErr() : new PrintWriter(System.err, true);
         err.println(line);
         err.flush();
+    }
+
+    /** The umad target of --umad CA[:PORT] and -C/-P (which must agree with it when both are given). */
+    private Target umadTarget() {
+        String c = ca;
+        Integer p = caPort == null ? null : umadPort(caPort, "-P " + caPort);
+        if (umad != null && !umad.isBlank()) {
+            String s = umad.trim();
+            int colon = s.lastIndexOf(':');
+            String uc = colon < 0 ? s : s.substring(0, colon);
+            Integer up = colon < 0 ? null : umadPort(s.substring(colon + 1), "--umad " + umad);
+            if (uc.isEmpty()) {
+                throw new IllegalArgumentException("--umad " + umad + ": no CA name before the ':'");
+            }
+            if (c != null && !c.equals(uc) || p != null && up != null && !p.equals(up)) {
+                throw new IllegalArgumentException("--umad " + umad + " and -C/-P name different ports");
+            }
+            c = uc;
+            p = up != null ? up : p;
+        }
+        return Target.umad(c, p);
+    }
+
+    private static int umadPort(String s, String what) {
+        try {
+            int p = Integer.parseInt(s.trim());
+            if (p >= 0 && p <= 254) {
+                return p;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the message
+        }
+        throw new IllegalArgumentException(what + ": not a port number (0-254)");
     }
 
     /** A local-mode ibsim's name, checked: {@code <name>:ctl} and its clients' names must be abstract names. */

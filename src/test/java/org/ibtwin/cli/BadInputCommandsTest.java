@@ -39,7 +39,7 @@ class BadInputCommandsTest {
      */
     @Test
     void unwritableOutputPathsAreOneLineNamingThemAndExitTwo() {
-        String notice = "ibtwin: no transport given: querying the simulated fabric default (built-in)\n";
+        String notice = "ibtwin: no HCA here: querying the simulated fabric default (built-in)\n";
         assertThat(run("ib_write_bw", "node001", "node002", "-a", "--plot", "/proc/x.png")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo(notice + "ibtwin ib_write_bw: --plot: cannot write /proc/x.png: No "
                 + "such file or directory\n");
@@ -53,6 +53,25 @@ class BadInputCommandsTest {
         assertThat(run("gen", "back-to-back", "-o", "/proc/x")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin gen back-to-back: cannot write /proc/x.topo: No such file or "
                 + "directory\n");
+    }
+
+    /** A CA this host does not have, asked for by --umad or -C, is one line and exit 2 (this host has no HCA). */
+    @Test
+    void aCaThatIsNotHereIsOneLineAndExitTwo() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 22
+                && !java.nio.file.Files.exists(Path.of("/sys/class/infiniband_mad")), "a host without HCAs, JDK 22+");
+        String line = ": CA mlx5_9 not found: no InfiniBand port with a umad device here "
+                + "(/sys/class/infiniband_mad lists none)\n";
+        assertThat(run("ibnetdiscover", "--umad", "mlx5_9")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin ibnetdiscover" + line);
+        assertThat(out.toString()).isEmpty();
+        assertThat(run("perfquery", "-C", "mlx5_9", "-P", "1")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin perfquery" + line);
+        assertThat(run("sm", "-o", "--umad=mlx5_9:1")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin sm: cannot attach as SM to umad mlx5_9:1: CA mlx5_9 not found: "
+                + "no InfiniBand port with a umad device here (/sys/class/infiniband_mad lists none)\n");
+        assertThat(run("ibnetdiscover", "--umad", "mlx5_0:x")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ibtwin ibnetdiscover: --umad mlx5_0:x: not a port number (0-254)\n");
     }
 
     /** A directory that is not there is refused before any work, and not created. */

@@ -40,7 +40,7 @@ class DoctorCommandTest {
         assertThat(text).contains("3 findings: 0 critical, 2 errors, 1 warning, 0 info; 15 checks run, 6 not checked:")
                 .contains("fix: move the HCA to a PCIe slot");
         // nothing named: the built-in fabric, and stderr says so
-        assertThat(err.toString()).isEqualTo("ibtwin: no transport given: querying the simulated fabric default "
+        assertThat(err.toString()).isEqualTo("ibtwin: no HCA here: querying the simulated fabric default "
                 + "(built-in)\n");
     }
 

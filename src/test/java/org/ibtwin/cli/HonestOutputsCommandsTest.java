@@ -34,7 +34,7 @@ class HonestOutputsCommandsTest {
     @Test
     void ibportstateJsonIsTheOptionItsHelpPromises() throws Exception {
         assertThat(run("ibportstate", "--help")).isZero();
-        assertThat(out.toString()).contains("      --json              Print the port's PortInfo after the operation "
+        assertThat(out.toString()).contains("      --json               Print the port's PortInfo after the operation "
                 + "as JSON.\n");
         assertThat(run("ibportstate", "3", "1", "--json")).isZero();
         JsonNode j = new ObjectMapper().readTree(out.toString());
@@ -103,7 +103,7 @@ class HonestOutputsCommandsTest {
     }
 
     /** The notice a run on the built-in fabric gives, first on stderr. */
-    private static final String NOTICE = "ibtwin: no transport given: querying the simulated fabric default (built-in)";
+    private static final String NOTICE = "ibtwin: no HCA here: querying the simulated fabric default (built-in)";
 
     /** Runs with no IBSIM_* environment, whatever the machine running the tests has set. */
     private int runWithoutEnvironment(String... args) {

@@ -41,7 +41,7 @@ class PerftestCommandTest {
     private static final String RULE = "-".repeat(87);
 
     /** What every run on the built-in fabric says first on stderr. */
-    private static final String NOTICE = "ibtwin: no transport given: querying the simulated fabric default (built-in)\n";
+    private static final String NOTICE = "ibtwin: no HCA here: querying the simulated fabric default (built-in)\n";
 
     // ------------------------------------------------------------------------------------------ formats
 
