@@ -208,7 +208,8 @@ public final class BenchRoutingCommand implements Callable<Integer> {
             Path dump = dir.resolve("opensm-lfts.dump");
             if (!Files.exists(dump)) {
                 return new Row(name, f.cas().size(), f.switches().size(), engine, "opensm", -1, null, "-", "-",
-                        "no opensm-lfts.dump; " + run.note());
+                        "no opensm-lfts.dump; " + run.note() + String.format(Locale.ROOT, " (%.0f s, peak RSS %.1f GiB)",
+                                run.launchToExit(), run.rssKb() / (1024.0 * 1024)));
             }
             String used = usedEngine(log);
             RoutingTables.Routed r;
