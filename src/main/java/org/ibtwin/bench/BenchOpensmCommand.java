@@ -82,6 +82,11 @@ public final class BenchOpensmCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     List<String> hosts;
 
+    @Option(names = "--pairs", defaultValue = "1", paramLabel = "<n>",
+            description = "Pairs (a twin run and an ibsim run) of each size, every other pair ibsim first; the "
+                    + "summary gives the median twin/ibsim ratio (default: ${DEFAULT-VALUE}).")
+    int pairs;
+
     @Option(names = "--twin-only", split = ",", paramLabel = "<n|max>",
             description = "Sizes run on the twin alone (e.g. max).")
     List<String> twinOnly = new ArrayList<>();
@@ -135,6 +140,9 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         if (timeout < 1) {
             throw new IllegalArgumentException("--timeout must be >= 1");
         }
+        if (pairs < 1) {
+            throw new IllegalArgumentException("--pairs must be >= 1");
+        }
         if (local && !IbsimServer.socketImplementation().equals("libc")) {
             throw new IllegalArgumentException("--local: the twin serves ibsim's local mode on a JDK 22 or later on "
                     + "Linux only (this is " + Runtime.version().feature() + ")");
@@ -164,13 +172,17 @@ public final class BenchOpensmCommand implements Callable<Integer> {
                 FatTreeSpec s = OpensmHarness.spec(h);
                 Path dir = Files.createDirectories(root.resolve("h" + s.hosts()));
                 Path topo = harness.writeTopology(s, dir);
-                // every other pair the other way round, so that neither side always runs first
-                if (pair++ % 2 == 0) {
-                    runs.add(print(twin(s, topo, Processes.fresh(dir, "twin"), opensm, so)));
-                    runs.add(print(ibsim(s, topo, Processes.fresh(dir, "ibsim"), opensm, so, ibsim.orElseThrow())));
-                } else {
-                    runs.add(print(ibsim(s, topo, Processes.fresh(dir, "ibsim"), opensm, so, ibsim.orElseThrow())));
-                    runs.add(print(twin(s, topo, Processes.fresh(dir, "twin"), opensm, so)));
+                for (int i = 0; i < pairs; i++) {
+                    // every other pair the other way round, so that neither side always runs first
+                    if (pair++ % 2 == 0) {
+                        runs.add(print(twin(s, topo, Processes.fresh(dir, "twin"), opensm, so)));
+                        runs.add(print(ibsim(s, topo, Processes.fresh(dir, "ibsim"), opensm, so,
+                                ibsim.orElseThrow())));
+                    } else {
+                        runs.add(print(ibsim(s, topo, Processes.fresh(dir, "ibsim"), opensm, so,
+                                ibsim.orElseThrow())));
+                        runs.add(print(twin(s, topo, Processes.fresh(dir, "twin"), opensm, so)));
+                    }
                 }
             }
             for (String h : twinOnly) {
@@ -191,8 +203,58 @@ public final class BenchOpensmCommand implements Callable<Integer> {
         out.println("summary:");
         out.println(header());
         runs.forEach(r -> out.println(row(r)));
+        for (Ratio q : ratios(runs)) {
+            out.println(ratioLine(q));
+        }
         out.flush();
         return 0;
+    }
+
+    /**
+     * One size's pairs: the twin's launch-to-SUBNET-UP over ibsim's, pair by pair (median, range), and each side's
+     * median simulator CPU seconds; over the pairs where both came up.
+     */
+    record Ratio(int hosts, int pairs, double median, double min, double max, int twinSlower, double twinCpu,
+                 double ibsimCpu) {
+    }
+
+    /** The pairs of {@code runs} (a twin and an ibsim run of one size, either order, next to each other) by size. */
+    static List<Ratio> ratios(List<Run> runs) {
+        Map<Integer, List<double[]>> bySize = new java.util.LinkedHashMap<>();
+        for (int i = 0; i + 1 < runs.size(); i++) {
+            Run a = runs.get(i);
+            Run b = runs.get(i + 1);
+            if (a.hosts() != b.hosts() || a.side().equals(b.side())) {
+                continue;
+            }
+            i++;
+            Run twin = a.side().equals("twin") ? a : b;
+            Run sim = twin == a ? b : a;
+            if (twin.launchToUp() > 0 && sim.launchToUp() > 0) {
+                bySize.computeIfAbsent(twin.hosts(), k -> new ArrayList<>()).add(new double[] {
+                    twin.launchToUp() / sim.launchToUp(), twin.simCpu(), sim.simCpu()});
+            }
+        }
+        List<Ratio> out = new ArrayList<>();
+        bySize.forEach((hosts, ps) -> {
+            double[] r = ps.stream().mapToDouble(p -> p[0]).sorted().toArray();
+            out.add(new Ratio(hosts, r.length, median(r), r[0], r[r.length - 1],
+                    (int) ps.stream().filter(p -> p[0] > 1).count(),
+                    median(ps.stream().mapToDouble(p -> p[1]).sorted().toArray()),
+                    median(ps.stream().mapToDouble(p -> p[2]).sorted().toArray())));
+        });
+        return out;
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    static String ratioLine(Ratio q) {
+        return String.format(Locale.ROOT, "%d CAs, %d pairs: twin/ibsim launch to SUBNET UP median %.3fx (%.3f-%.3f), "
+                + "twin slower in %d; sim_cpu median twin %.2f s, ibsim %.2f s", q.hosts(), q.pairs(), q.median(),
+                q.min(), q.max(), q.twinSlower(), q.twinCpu(), q.ibsimCpu());
     }
 
     // ---------------------------------------------------------------- the two sides

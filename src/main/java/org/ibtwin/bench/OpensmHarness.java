@@ -1,5 +1,6 @@
 package org.ibtwin.bench;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -282,22 +283,30 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
         }
         double launchToExit = seconds(System.nanoTime() - t0);
         int exit = p.isAlive() ? -1 : p.exitValue();
-        String text = Processes.read(log);
+        // streamed: with a debug level at 16,384 CAs the log passes 2 GiB, more than one string holds
         int errs = 0;
+        String firstErr = "";
         LocalDateTime first = null;
         LocalDateTime up = null;
-        for (String line : text.split("\n")) {
-            if (line.contains(" ERR ")) {
-                errs++;
-            }
-            Matcher m = LOG_TIME.matcher(line);
-            if (m.find()) {
-                LocalDateTime t = logTime(m);
-                if (first == null) {
-                    first = t;
-                }
-                if (up == null && line.contains("SUBNET UP")) {
-                    up = t;
+        if (Files.exists(log)) {
+            try (BufferedReader in = Files.newBufferedReader(log, StandardCharsets.ISO_8859_1)) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    if (line.contains(" ERR ") && errs++ == 0) {
+                        firstErr = line.length() > 160 ? line.substring(0, 160) : line;
+                    }
+                    if (first != null && up != null) {
+                        continue;
+                    }
+                    Matcher m = LOG_TIME.matcher(line);
+                    if (m.find()) {
+                        LocalDateTime t = logTime(m);
+                        if (first == null) {
+                            first = t;
+                        }
+                        if (up == null && line.contains("SUBNET UP")) {
+                            up = t;
+                        }
+                    }
                 }
             }
         }
@@ -311,19 +320,11 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
             note = "no SUBNET UP";
         }
         if (errs > 0) {
-            note = (note.isEmpty() ? "" : note + "; ") + "first ERR: " + firstErr(text);
+            note = (note.isEmpty() ? "" : note + "; ") + "first ERR: " + firstErr;
         }
         return new OpensmRun(exit, launchToExit, launchToUp, firstToUp, errs, rss, note);
     }
 
-    private static String firstErr(String log) {
-        for (String line : log.split("\n")) {
-            if (line.contains(" ERR ")) {
-                return line.length() > 160 ? line.substring(0, 160) : line;
-            }
-        }
-        return "";
-    }
 
     /** "Nov 30 05:56:48 375645": this year (or last, for a December log read in January), local time. */
     public static LocalDateTime logTime(Matcher m) {

@@ -50,6 +50,10 @@ public final class BenchRoutingCommand implements Callable<Integer> {
             description = "Fabrics to run, by the names the table gives them (default: all).")
     List<String> fabrics;
 
+    @Option(names = "--engines", split = ",", paramLabel = "<engine>",
+            description = "Only these engines of each fabric's (default: all of them).")
+    List<String> engines;
+
     @Option(names = "--ours-only", description = "Run only ibtwin's engines (no ibsim, no OpenSM).")
     boolean oursOnly;
 
@@ -93,6 +97,8 @@ public final class BenchRoutingCommand implements Callable<Integer> {
                         List.of("minhop", "dor", "dfsssp")),
                 new Case("fat-tree-4096", () -> FatTree.build(FatTreeSpec.of(3, 32, 4096)),
                         List.of("minhop", "updn", "ftree")),
+                new Case("fat-tree-16384", () -> FatTree.build(FatTreeSpec.of(3, 48, 16384)),
+                        List.of("minhop", "updn", "ftree")),
                 new Case("torus-16x16x16", () -> Direct.torus(new int[] {16, 16, 16}, true, 4, 0, hdr),
                         List.of("dor", "dfsssp")));
     }
@@ -112,6 +118,15 @@ public final class BenchRoutingCommand implements Callable<Integer> {
         for (Case c : cases()) {
             if (fabrics == null || fabrics.contains(c.name())) {
                 run.add(c);
+            }
+        }
+        if (engines != null) {
+            List<String> known = cases().stream().flatMap(c -> c.engines().stream()).distinct().toList();
+            for (String e : engines) {
+                if (!known.contains(e)) {
+                    err.println("ibtwin bench routing: --engines: " + e + " is none of " + known);
+                    return Main.USAGE;
+                }
             }
         }
         if (run.isEmpty()) {
@@ -141,6 +156,9 @@ public final class BenchRoutingCommand implements Callable<Integer> {
                 Path dir = Files.createDirectories(root.resolve(c.name()));
                 Path topo = FabricFiles.write(f, dir.resolve(c.name()))[0];
                 for (String engine : c.engines()) {
+                    if (engines != null && !engines.contains(engine)) {
+                        continue;
+                    }
                     out.println(format(ours(c.name(), f, engine)));
                     out.flush();
                     if (opensm != null && ibsim != null && so != null) {
@@ -190,11 +208,14 @@ public final class BenchRoutingCommand implements Callable<Integer> {
             Path dump = dir.resolve("opensm-lfts.dump");
             if (!Files.exists(dump)) {
                 return new Row(name, f.cas().size(), f.switches().size(), engine, "opensm", -1, null, "-", "-",
-                        "no opensm-lfts.dump; " + run.note());
+                        "no opensm-lfts.dump; " + run.note() + String.format(Locale.ROOT, " (%.0f s, peak RSS %.1f GiB)",
+                                run.launchToExit(), run.rssKb() / (1024.0 * 1024)));
             }
             String used = usedEngine(log);
-            RoutingTables.Routed r = RoutingTables.fromDump(f, Files.readString(dump, StandardCharsets.ISO_8859_1),
-                    dump.toString());
+            RoutingTables.Routed r;
+            try (java.io.BufferedReader in = Files.newBufferedReader(dump, StandardCharsets.ISO_8859_1)) {
+                r = RoutingTables.fromDump(f, in, dump.toString());
+            }
             RoutingCheck.Report c = RoutingCheck.check(r.graph(), r.lfts());
             Matcher vl = VLS_NEEDED.matcher(log);
             boolean layered = used.equals("dfsssp") && vl.find();

@@ -106,15 +106,14 @@ public final class CheckRoutingCommand extends DiagCommand {
             }
             Path lfts = FileArgs.check("--lfts", lftFile);
             Path topo = FileArgs.check("--topology", topologyFile);
-            String dump;
-            try {
-                dump = Files.readString(lfts, StandardCharsets.ISO_8859_1);
+            Fabric f = FabricFiles.load(topo);
+            RoutingTables.Routed r;
+            try (java.io.BufferedReader in = Files.newBufferedReader(lfts, StandardCharsets.ISO_8859_1)) {
+                r = RoutingTables.fromDump(f, in, lftFile);
             } catch (IOException e) {
                 String why = FileArgs.describe(e);
                 throw new IllegalArgumentException("--lfts: " + (why != null ? why : lftFile + ": " + e));
             }
-            Fabric f = FabricFiles.load(topo);
-            RoutingTables.Routed r = RoutingTables.fromDump(f, dump, lftFile);
             return new Outcome(lftFile + " on " + topologyFile, null, RoutingCheck.check(r.graph(), r.lfts()));
         }
         if (engines != null) {

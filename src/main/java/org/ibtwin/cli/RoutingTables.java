@@ -1,5 +1,10 @@
 package org.ibtwin.cli;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +65,35 @@ final class RoutingTables {
 
     /** The tables of an LFT dump on {@code f}; a switch or port GUID the fabric lacks is {@code file:line: ...}. */
     static Routed fromDump(Fabric f, String dump, String file) {
-        List<SmOutputs.Routes> routes = SmOutputs.ibroute(dump, file);
+        try {
+            return fromDump(f, new BufferedReader(new StringReader(dump)), file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);   // a string reader does not fail
+        }
+    }
+
+    /**
+     * The tables of an LFT dump read a line at a time from {@code in} (OpenSM's dump of a 16,384-CA fabric is more
+     * than one string holds); a switch or port GUID the fabric lacks is {@code file:line: ...}.
+     */
+    static Routed fromDump(Fabric f, BufferedReader in, String file) throws IOException {
+        List<SmOutputs.Routes> routes = new ArrayList<>();
+        SmOutputs.RouteReader reader = new SmOutputs.RouteReader(file, routes::add);
+        // the port each LID is given to, by the GUID its first route line names, and that line
+        long[] guidOf = new long[0x10000];
+        int[] lineOf = new int[0x10000];
+        Matcher m = ROUTE.matcher("");
+        for (String l = in.readLine(); l != null; l = in.readLine()) {
+            reader.line(l);
+            if (l.startsWith("0x") && m.reset(l).find()) {
+                int lid = Integer.parseInt(m.group(1), 16);
+                if (lineOf[lid] == 0) {
+                    guidOf[lid] = Long.parseUnsignedLong(m.group(3), 16);
+                    lineOf[lid] = reader.lineNumber();
+                }
+            }
+        }
+        reader.end();
         Map<Long, Port> portByGuid = new HashMap<>();
         for (Node n : f.nodes()) {
             for (int p = n.isSwitch() ? 0 : 1; p <= (n.isSwitch() ? 0 : n.numPorts()); p++) {
@@ -73,24 +106,21 @@ final class RoutingTables {
         }
         Map<Long, Integer> index = new HashMap<>();
         SwitchGraph.Builder b = switches(f, top, index);
-        Matcher m = ROUTE.matcher(dump);
-        boolean[] placed = new boolean[top + 1];
-        while (m.find()) {
-            int lid = Integer.parseInt(m.group(1), 16);
-            if (lid > top || placed[lid]) {
+        for (int lid = 0; lid <= top; lid++) {
+            if (lineOf[lid] == 0) {
                 continue;
             }
-            placed[lid] = true;
-            Port p = portByGuid.get(Long.parseUnsignedLong(m.group(3), 16));
+            Port p = portByGuid.get(guidOf[lid]);
             if (p == null) {
-                throw new FormatException(file, lineOf(dump, m.start()), "port GUID 0x" + m.group(3)
-                        + " is not in the fabric");
+                throw new FormatException(file, lineOf[lid], String.format("port GUID 0x%016x is not in the fabric",
+                        guidOf[lid]));
             }
             place(b, index, p, lid, 1);
         }
         SwitchGraph g = b.build();
         byte[][] tables = new byte[g.switches()][];
-        for (SmOutputs.Routes r : routes) {
+        for (int i = 0; i < routes.size(); i++) {
+            SmOutputs.Routes r = routes.get(i);
             Integer s = index.get(r.switchGuid());
             if (s == null) {
                 throw new FormatException(file, r.line(), "switch GUID " + String.format("0x%016x", r.switchGuid())
@@ -103,6 +133,7 @@ final class RoutingTables {
                 }
             }
             tables[s] = t;
+            routes.set(i, null);   // its int table is no longer needed
         }
         for (int s = 0; s < tables.length; s++) {
             if (tables[s] == null) {
@@ -168,15 +199,5 @@ final class RoutingTables {
             }
         }
         return b.build();
-    }
-
-    private static int lineOf(String text, int offset) {
-        int line = 1;
-        for (int i = 0; i < offset; i++) {
-            if (text.charAt(i) == '\n') {
-                line++;
-            }
-        }
-        return line;
     }
 }

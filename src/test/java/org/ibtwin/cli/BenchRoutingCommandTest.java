@@ -46,4 +46,26 @@ class BenchRoutingCommandTest {
         assertThat(cl.execute("bench", "routing", "--fabrics", "moebius", "--ours-only")).isEqualTo(2);
         assertThat(err.toString()).startsWith("ibtwin bench routing: --fabrics: none of [moebius] is one of [torus-8x8x8");
     }
+
+    @Test
+    void anUnknownEngineIsAUsageError() {
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        cl.setErr(new PrintWriter(err, true));
+        assertThat(cl.execute("bench", "routing", "--engines", "lash", "--ours-only")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("ibtwin bench routing: --engines: lash is none of [minhop, dor, dfsssp");
+    }
+
+    @Test
+    void oneEngineOfOneFabricRunsAlone() {
+        StringWriter out = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(new StringWriter(), true));
+        assertThat(cl.execute("bench", "routing", "--fabrics", "mesh-16x16", "--engines", "dor", "--ours-only"))
+                .isZero();
+        assertThat(out.toString().lines().filter(l -> l.startsWith("| mesh-16x16 "))).singleElement()
+                .asString().contains("| dor     | ibtwin |");
+    }
 }

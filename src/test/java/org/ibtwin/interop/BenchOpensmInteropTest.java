@@ -23,9 +23,15 @@ class BenchOpensmInteropTest {
     @Test
     void overUdp() {
         RealTools.findOrSkip();
-        String out = bench();
+        String out = bench("--pairs", "2");
         assertThat(out).contains("UDP (ibsim -r)");
         bothUp(out);
+        // two pairs, one twin first and one ibsim first, then their median ratio
+        String summary = out.substring(out.indexOf("summary:"));
+        assertThat(summary.lines().filter(l -> l.matches("^(twin|ibsim) +16 .*")).map(l -> l.split(" ")[0]))
+                .as(out).containsExactly("twin", "ibsim", "ibsim", "twin");
+        assertThat(summary).as(out).containsPattern("(?m)^16 CAs, 2 pairs: twin/ibsim launch to SUBNET UP median "
+                + "[\\d.]+x \\([\\d.]+-[\\d.]+\\), twin slower in [012]; sim_cpu median twin [\\d.]+ s, ibsim [\\d.]+ s$");
     }
 
     @Test

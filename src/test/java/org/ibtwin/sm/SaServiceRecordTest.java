@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.format.PartitionsConf;
+import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.mad.AttributeIds;

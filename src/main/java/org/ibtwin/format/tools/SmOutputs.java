@@ -139,52 +139,89 @@ public final class SmOutputs {
     public static List<Routes> ibroute(String text, String file) {
         List<Routes> out = new ArrayList<>();
         String[] lines = Text.lines(text);
-        int[] lft = null;
-        int lid = 0;
-        long guid = 0;
-        String desc = null;
-        int head = 0;
-        for (int i = 0; i <= lines.length; i++) {
-            String l = i < lines.length ? lines[i] : "";
-            Matcher h = ROUTE_HEAD.matcher(l);
-            if (h.matches() || i == lines.length) {
-                if (lft != null) {
-                    out.add(new Routes(lid, guid, desc, lft, head));
-                }
-                if (i == lines.length) {
-                    break;
-                }
+        RouteReader r = new RouteReader(file, out::add);
+        for (String l : lines) {
+            r.line(l);
+        }
+        r.end();
+        return out;
+    }
+
+    /**
+     * ibroute's dump read a line at a time, for dumps too large for one string (OpenSM's opensm-lfts.dump of a
+     * 16,384-CA fabric passes 5 GB): {@link #line} each line in order, then {@link #end}; each switch's table goes
+     * to the consumer as soon as it is complete.
+     */
+    public static final class RouteReader {
+        private final String file;
+        private final java.util.function.Consumer<Routes> sink;
+        private int[] lft;
+        private int lid;
+        private long guid;
+        private String desc;
+        private int head;
+        private int i;
+
+        public RouteReader(String file, java.util.function.Consumer<Routes> sink) {
+            this.file = file;
+            this.sink = sink;
+        }
+
+        /** The number of the last line read (1 for the first). */
+        public int lineNumber() {
+            return i;
+        }
+
+        public void line(String l) {
+            i++;
+            Matcher h = l.startsWith("Unicast lids") ? ROUTE_HEAD.matcher(l) : null;
+            if (h != null && h.matches()) {
+                flush();
                 int top;
                 try {
                     top = Integer.parseInt(h.group(4), h.group(3) != null ? 16 : 10);
                 } catch (NumberFormatException e) {
-                    throw new FormatException(file, i + 1, "LID range end \"" + h.group(4) + "\" is not a number");
+                    throw new FormatException(file, i, "LID range end \"" + h.group(4) + "\" is not a number");
                 }
                 if (top < 0 || top > 0xffff) {
-                    throw new FormatException(file, i + 1, "LID range end " + (h.group(3) != null ? h.group(3) : "")
+                    throw new FormatException(file, i, "LID range end " + (h.group(3) != null ? h.group(3) : "")
                             + h.group(4) + " beyond 0xffff");
                 }
                 lft = new int[top + 1];
                 java.util.Arrays.fill(lft, -1);
                 Matcher lm = LID_IN.matcher(h.group(5));
-                lid = lm.find() ? Text.ranged(lm.group(1), file, i + 1, "LID", 0, 0xffff) : 0;
-                guid = Text.guid(h.group(6), file, i + 1);
+                lid = lm.find() ? Text.ranged(lm.group(1), file, i, "LID", 0, 0xffff) : 0;
+                guid = Text.guid(h.group(6), file, i);
                 desc = h.group(7);
                 if (h.group(3) == null && desc.length() >= 2 && desc.startsWith("'") && desc.endsWith("'")) {
                     desc = desc.substring(1, desc.length() - 1);
                 }
-                head = i + 1;
-                continue;
+                head = i;
+                return;
+            }
+            if (lft == null || !l.startsWith("0x")) {
+                return;
             }
             Matcher r = ROUTE.matcher(l);
-            if (lft != null && r.matches()) {
-                long dlid = Text.number("0x" + r.group(1), file, i + 1, "LID");
+            if (r.matches()) {
+                long dlid = Text.number("0x" + r.group(1), file, i, "LID");
                 if (dlid < 0 || dlid >= lft.length) {
-                    throw new FormatException(file, i + 1, "LID 0x" + r.group(1) + " beyond the range in the header");
+                    throw new FormatException(file, i, "LID 0x" + r.group(1) + " beyond the range in the header");
                 }
-                lft[(int) dlid] = Text.integer(r.group(2), file, i + 1, "port");
+                lft[(int) dlid] = Text.integer(r.group(2), file, i, "port");
             }
         }
-        return out;
+
+        /** After the last line: the last switch's table. */
+        public void end() {
+            flush();
+        }
+
+        private void flush() {
+            if (lft != null) {
+                sink.accept(new Routes(lid, guid, desc, lft, head));
+                lft = null;
+            }
+        }
     }
 }
