@@ -55,6 +55,8 @@ public final class Rehearsal {
     }
 
     private static final Duration TAKEOVER = Duration.ofSeconds(20);
+    /** P_Key entries in a P_KeyTable block, the first of which {@link LiveModel#pkeys} reads. */
+    private static final int PKEY_BLOCK = 32;
     /** How the standby polls the master in a rehearsal: fast, so a failover takes a fraction of a second. */
     private static final SmStateMachine.Polling POLLING = new SmStateMachine.Polling(Duration.ofMillis(20), 2);
 
@@ -73,8 +75,18 @@ public final class Rehearsal {
      * @throws IllegalArgumentException (one line) for a node or port no node of the fabric has, before any twin starts
      */
     public static Report run(Supplier<Fabric> load, String name, Settings settings, List<Change> changes) {
+        return run(load, name, settings, changes, false);
+    }
+
+    /**
+     * {@link #run}; {@code byMads}: a change of partitions alone rehearsed on two twins too (as every other change
+     * is), which the one-twin answer for it must match.
+     */
+    static Report run(Supplier<Fabric> load, String name, Settings settings, List<Change> changes, boolean byMads) {
         Fabric before = load.get();
-        Fabric after = load.get();
+        boolean partitionsOnly = !byMads && !changes.isEmpty()
+                && changes.stream().allMatch(c -> c instanceof Change.Partitions);
+        Fabric after = partitionsOnly ? null : load.get();
         Rehearsal r = new Rehearsal(before, settings);
         List<Change> resolved = r.resolve(changes);
         PartitionsConf parts = settings.partitions();
@@ -99,6 +111,14 @@ public final class Rehearsal {
         List<String> what = new ArrayList<>();
         for (Change c : changes) {
             what.add(c.describe());
+        }
+        if (partitionsOnly) {
+            // partitions change neither LIDs nor routes: one twin, and the tables its SM's rules give for the file
+            try (Copy x = r.new Copy(before, settings, parts)) {
+                x.bringUp();
+                Side a = x.learn(Set.of());
+                return Compare.run(name, what, a, x.repartitioned(a, resolved), r.notes);
+            }
         }
         // both copies stay up until the comparison is done: LFT blocks and P_Key tables are read as it needs them
         try (Copy x = r.new Copy(before, settings, parts); Copy y = r.new Copy(after, settings, parts)) {
@@ -339,6 +359,39 @@ public final class Rehearsal {
                 master.sweep();
             }
             return touched;
+        }
+
+        /**
+         * The after side of a change of partitions alone, from this copy's learnt side {@code a}: the same hosts,
+         * LIDs, routes and master; the P_Key tables the master's P_Key manager would program for the last file
+         * ({@link SubnetManager#partitionTables}), as a port's first block reads back; what the SM warns of when
+         * each file is applied. Ports the manager does not program (switch ports, ports without a LID) keep theirs.
+         */
+        Side repartitioned(Side a, List<Change> changes) {
+            List<String> warned = new ArrayList<>();
+            for (Change c : changes) {
+                warned.addAll(master.sm.partitionsProblems(((Change.Partitions) c).conf()));
+            }
+            Map<Long, int[]> planned = master.sm.partitionTables(lastPartitions(changes));
+            java.util.function.Function<Port, int[]> was = a.pkeys();
+            java.util.function.Function<Port, int[]> now = p -> {
+                int[] t = p.node().isSwitch() || planned == null ? null : planned.get(p.guid());
+                return t == null ? was.apply(p) : firstBlock(t);
+            };
+            return new Side(a.hosts(), a.island(), a.routes(), now, a.lids(), a.tables(), a.master(), a.smPortGuid(),
+                    a.creditLoop(), List.copyOf(warned), a.allToAll());
+        }
+
+        /** A table as a port's P_KeyTable block 0 reads back ({@link LiveModel#pkeys}): 32 entries, zero keys out. */
+        private static int[] firstBlock(int[] table) {
+            int[] out = new int[Math.min(table.length, PKEY_BLOCK)];
+            int n = 0;
+            for (int i = 0; i < out.length; i++) {
+                if ((table[i] & 0x7fff) != 0) {
+                    out[n++] = table[i];
+                }
+            }
+            return java.util.Arrays.copyOf(out, n);
         }
 
         private PartitionsConf lastPartitions(List<Change> changes) {

@@ -142,6 +142,17 @@ public final class SubnetManager {
         return problems;
     }
 
+    /**
+     * The P_Key table each CA port would hold once a sweep has programmed {@code conf} on the fabric of the last
+     * heavy sweep, by port GUID (null before the first): the P_Key manager's own rules, no MAD sent. Partitions
+     * change neither LIDs nor routes, so this is the whole of what such a change does to the tables.
+     */
+    public Map<Long, int[]> partitionTables(PartitionsConf conf) {
+        Topology t = topology;
+        LidAssignment l = lids;
+        return t == null || l == null ? null : new PKeyManager(conf).plan(t, l);
+    }
+
     /** The partitions file in force (null: none, every port a full Default member). */
     public PartitionsConf partitionsFile() {
         return pkeys.conf();
