@@ -226,7 +226,21 @@ public final class WhatIfCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--from " + from + ": not a directory");
             }
             name[0] = from.toString();
-            return () -> org.ibtwin.doctor.Sources.open(null, from, null, Duration.ZERO, s -> { }).fabric();
+            return () -> {
+                org.ibtwin.doctor.FabricState s = org.ibtwin.doctor.Sources.open(null, from, null, Duration.ZERO,
+                        x -> { });
+                // the forwarding tables the saved dumps hold: the routes before the change
+                for (java.util.Map.Entry<Node, int[]> e : s.routes().entrySet()) {
+                    if (e.getKey().isSwitch()) {
+                        byte[] t = new byte[e.getValue().length];
+                        for (int lid = 0; lid < t.length; lid++) {
+                            t[lid] = (byte) (e.getValue()[lid] < 0 ? 0xff : e.getValue()[lid]);
+                        }
+                        e.getKey().setLinearForwarding(t);
+                    }
+                }
+                return s.fabric();
+            };
         }
         String f = file != null ? file : transport.fabric;
         TransportOptions.Target t = transport.target();
@@ -246,10 +260,24 @@ public final class WhatIfCommand implements Callable<Integer> {
         return () -> learn(t);
     }
 
-    /** The fabric behind an ibsim, learnt through MADs, with the P_Keys its CA ports hold. */
+    /** The fabric behind an ibsim, learnt through MADs, with the LFTs its switches and the P_Keys its CAs hold. */
     private Fabric learn(TransportOptions.Target t) {
         try (MadTransport m = transport.open(false)) {
             LiveModel live = LiveModel.discover(m, NetDiscovery.Config.defaults());
+            for (Node n : live.fabric().switches()) {
+                // its forwarding table as it is: the routes before the change
+                int top = live.linearFdbTop(n);
+                if (top > 0) {
+                    byte[] table = new byte[top + 1];
+                    for (int b = 0; b * 64 <= top; b++) {
+                        byte[] block = live.lftBlock(n, b);
+                        for (int i = 0; i < 64 && b * 64 + i <= top; i++) {
+                            table[b * 64 + i] = block == null ? (byte) 0xff : block[i];
+                        }
+                    }
+                    n.setLinearForwarding(table);
+                }
+            }
             for (Node n : live.fabric().cas()) {
                 for (int i = 1; i <= n.numPorts(); i++) {
                     Port p = n.port(i);

@@ -96,6 +96,10 @@ public final class Rehearsal {
                 r.notes.add("no partitions.conf given: the SM programs the P_Keys the fabric holds");
             }
         }
+        if (Lab.heldLfts(before) != null) {
+            r.notes.add("the routes before the change are the forwarding tables the fabric holds (not the SM's "
+                    + "own); after it the SM routes by its chain");
+        }
         for (Change c : resolved) {
             if (c instanceof Change.MtuCap m) {
                 for (Node n : after.nodes()) {
@@ -252,6 +256,8 @@ public final class Rehearsal {
         void bringUp() {
             SmConfig m = config.withPriority(Math.max(1, config.priority()));
             master = new Sm(node(smNode().name()).name(), m, "ibtwin0");
+            // the fabric as it is: the routes a snapshot saved, not the SM's own (its later sweeps route)
+            master.sm.keepLfts(Lab.heldLfts(fabric));
             if (partitions != null) {
                 warnings.addAll(master.sm.partitions(partitions, false));
             }

@@ -66,6 +66,8 @@ public final class SubnetManager {
     /** QoS (-Q), or null: off. */
     private volatile QosConfig qos;
 
+    /** Tables the next heavy sweep keeps instead of routing ({@link #keepLfts}), by switch GUID. */
+    private volatile Map<Long, byte[]> heldLfts;
     private Topology topology;
     private LidAssignment lids;
     private SwitchGraph graph;
@@ -151,6 +153,15 @@ public final class SubnetManager {
         Topology t = topology;
         LidAssignment l = lids;
         return t == null || l == null ? null : new PKeyManager(conf).plan(t, l);
+    }
+
+    /**
+     * The next heavy sweep programs these forwarding tables (by switch GUID, each the egress port by LID: the LFTs
+     * a snapshot saved) instead of routing, so the fabric comes up with the routes it had; later sweeps route by the
+     * chain. When a switch of the subnet has no table there, the chain routes that sweep (the report says why).
+     */
+    public void keepLfts(Map<Long, byte[]> tables) {
+        this.heldLfts = tables == null ? null : Map.copyOf(tables);
     }
 
     /** The partitions file in force (null: none, every port a full Default member). */
@@ -302,7 +313,9 @@ public final class SubnetManager {
         phase = "routing";
         checkRootGuids(t, problems);
         SwitchGraph g = RoutingStage.graph(t, l);
-        RoutingEngines.Chain.Result rr = routing.route(g);
+        Map<Long, byte[]> held = heldLfts;
+        heldLfts = null;
+        RoutingEngines.Chain.Result rr = held == null ? routing.route(g) : routing.route(g, held);
         for (String s : rr.declined()) {
             log.info("Routing: " + s + "; trying the next engine");
         }
