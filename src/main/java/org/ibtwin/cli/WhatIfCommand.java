@@ -110,6 +110,16 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--standby", paramLabel = "NODE", description = "A standby SM of ours at NODE.")
     String standby;
 
+    @Option(names = "--sm", paramLabel = "ibtwin|opensm", defaultValue = "ibtwin", description = "Whose SM plays "
+            + "the SM on both copies: ibtwin's, or real OpenSM (opensm -o through the twin's ibsim endpoint, under "
+            + "libumad2sim.so; default: ${DEFAULT-VALUE}).")
+    String sm;
+
+    @Option(names = "--endpoint-port", paramLabel = "PORT", defaultValue = "7180", description = "With --sm "
+            + "opensm, the UDP ports of the copies' endpoints (PORT..PORT+21) where ibsim's local mode cannot be "
+            + "served (default: ${DEFAULT-VALUE}).")
+    int endpointPort;
+
     @Option(names = "--each-link", description = "Every single inter-switch cable failure, ranked by pairs and "
             + "bandwidth lost.")
     boolean eachLink;
@@ -164,7 +174,16 @@ public final class WhatIfCommand implements Callable<Integer> {
         if (changesFile != null) {
             changes.addAll(Changes.read(changesFile));
         }
+        boolean opensm = switch (sm) {
+            case "ibtwin" -> false;
+            case "opensm" -> true;
+            default -> throw new IllegalArgumentException("--sm: ibtwin or opensm, not '" + sm + "'");
+        };
         if (eachLink || eachSwitch) {
+            if (opensm) {
+                throw new IllegalArgumentException("--each-" + (eachLink ? "link" : "switch") + " computes each "
+                        + "failure with ibtwin's routing engines: give no --sm opensm");
+            }
             return each(out, changes);
         }
         if (changes.isEmpty()) {
@@ -175,7 +194,12 @@ public final class WhatIfCommand implements Callable<Integer> {
         SmConfig config = config();
         String[] name = new String[1];
         Supplier<Fabric> load = source(name);
-        Report r = Rehearsal.run(load, name[0], new Rehearsal.Settings(config, now, smAt, standby), changes);
+        if (opensm && (endpointPort < 1 || endpointPort > 65535 - 21)) {
+            throw new IllegalArgumentException("--endpoint-port must be 1.." + (65535 - 21));
+        }
+        org.ibtwin.lab.RealOpensm real = opensm ? org.ibtwin.lab.RealOpensm.find(endpointPort,
+                Duration.ofMinutes(10)) : null;
+        Report r = Rehearsal.run(load, name[0], new Rehearsal.Settings(config, now, smAt, standby, real), changes);
         if (json) {
             out.print(Json.write(r.json()));
         } else {
