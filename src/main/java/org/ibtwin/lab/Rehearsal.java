@@ -482,7 +482,12 @@ public final class Rehearsal {
                     if (partitions != null) {
                         partitionsFile = file(partitions, knownPartitions);
                     }
-                    run(masterNode, dir.resolve("master"), "OpenSM did not bring the fabric up");
+                    RealOpensm.Run r = run(masterNode, dir.resolve("master"));
+                    if (!r.up()) {
+                        throw new org.ibtwin.transport.MadTransportException("OpenSM did not bring the fabric up "
+                                + "(at " + Names.node(node(masterNode)) + "): " + r.why() + " (log: "
+                                + dir.resolve("master").resolve("opensm.log") + ")");
+                    }
                 } catch (IOException e) {
                     throw new org.ibtwin.transport.MadTransportException("--sm opensm: " + e.getMessage(), e);
                 }
@@ -510,30 +515,32 @@ public final class Rehearsal {
 
             void react() {
                 try {
+                    RealOpensm.Run r = null;
                     if (!killed) {
-                        run(masterNode, dir.resolve("master"), "OpenSM's sweep after the change failed");
+                        r = run(masterNode, dir.resolve("master"));
                     } else if (settings.standbyNode() != null && !standbyKilled) {
                         masterNode = NodeRef.find(fabric, settings.standbyNode()).name();
-                        run(masterNode, dir.resolve("standby"), "OpenSM at the standby did not take over");
+                        r = run(masterNode, dir.resolve("standby"));
                     } else {
                         masterNode = null;
+                    }
+                    if (r != null && !r.up()) {
+                        // what OpenSM does then is the answer: the report says it did not bring the subnet up
+                        notes.add("OpenSM's sweep after the change (at " + Names.node(node(masterNode)) + ") did "
+                                + "not bring the subnet up: " + r.why());
                     }
                 } catch (IOException e) {
                     throw new org.ibtwin.transport.MadTransportException("--sm opensm: " + e.getMessage(), e);
                 }
             }
 
-            private void run(String node, Path where, String failed) throws IOException {
+            private RealOpensm.Run run(String node, Path where) throws IOException {
                 List<String> args = new ArrayList<>(List.of("-R", cfg.routingEngines(), "-l",
                         Integer.toString(cfg.lmc())));
                 if (partitionsFile != null) {
                     args.addAll(List.of("-P", partitionsFile));
                 }
-                RealOpensm.Run r = real.once(server, node, where, args);
-                if (!r.up()) {
-                    throw new org.ibtwin.transport.MadTransportException(failed + " (at " + Names.node(node(node))
-                            + "): " + r.why() + " (log: " + where.resolve("opensm.log") + ")");
-                }
+                return real.once(server, node, where, args);
             }
 
             /** A partitions.conf OpenSM can read: the file it came from, else {@code text} written out. */
