@@ -89,6 +89,19 @@ class WhatIfSnapshotLftsTest {
     }
 
     @Test
+    void anLftEntryNoPortOfTheSwitchHasIsOneLineNamingItAndExitTwo() throws Exception {
+        ObjectNode root = (ObjectNode) JSON.readTree(snap.toFile());
+        ((ArrayNode) root.path("lfts").get(0).path("ports")).set(1, 99);
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, JSON.writeValueAsString(root));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertThat(Cli.execute(out, err, "what-if", bad.toString(), "--mtu-cap", "4096")).isEqualTo(2);
+        assertThat(err.toString().strip()).doesNotContain("\n").contains("bad.json").contains("lfts: ")
+                .contains("LID 1: port 99 is not one of its ports");
+    }
+
+    @Test
     void upLoadsTheTablesAndItsSmKeepsThem() throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
