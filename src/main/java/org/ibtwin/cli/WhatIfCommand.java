@@ -1,5 +1,6 @@
 package org.ibtwin.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,14 +9,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import org.ibtwin.bench.OpensmHarness;
+import org.ibtwin.bench.Processes;
 import org.ibtwin.diag.LiveModel;
 import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.PartitionsConf;
+import org.ibtwin.lab.OpensmRunner;
 import org.ibtwin.lab.Rehearsal;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.Port;
+import org.ibtwin.sim.IbsimServer;
 import org.ibtwin.sm.SmConfig;
 import org.ibtwin.transport.MadTransport;
 import org.ibtwin.whatif.Change;
@@ -39,6 +44,8 @@ import picocli.CommandLine.Spec;
                 + "reacts (sweep, re-route, failover to --standby).",
             "Exit status: 0 nothing lost, 1 host pairs or the SM lost, 2 bad input."})
 public final class WhatIfCommand implements Callable<Integer> {
+    /** Seconds an OpenSM run of --sm opensm may take before it is stopped. */
+    private static final int OPENSM_TIMEOUT_SECONDS = 600;
     /** What --kill-sm without a node stands for: the master. */
     static final String MASTER = "(the master)";
 
@@ -197,8 +204,7 @@ public final class WhatIfCommand implements Callable<Integer> {
         if (opensm && (endpointPort < 1 || endpointPort > 65535 - 21)) {
             throw new IllegalArgumentException("--endpoint-port must be 1.." + (65535 - 21));
         }
-        org.ibtwin.lab.RealOpensm real = opensm ? org.ibtwin.lab.RealOpensm.find(endpointPort,
-                Duration.ofMinutes(10)) : null;
+        OpensmRunner real = opensm ? opensm() : null;
         Report r = Rehearsal.run(load, name[0], new Rehearsal.Settings(config, now, smAt, standby, real), changes);
         if (json) {
             out.print(Json.write(r.json()));
@@ -229,6 +235,47 @@ public final class WhatIfCommand implements Callable<Integer> {
         out.print(json ? Json.write(r.json()) : r.text(top));
         out.flush();
         return r.exitCode();
+    }
+
+    /**
+     * Real OpenSM through the benches' OpenSM harness ({@link OpensmHarness#opensm}: the libumad2sim environment,
+     * the run watched to its end, stopped after 10 minutes).
+     *
+     * @throws IllegalArgumentException (exit 2) when opensm or libumad2sim.so is not installed
+     */
+    private OpensmRunner opensm() {
+        java.util.Optional<Path> exe = Processes.executable("opensm");
+        java.util.Optional<Path> so = Processes.findUmad2sim();
+        if (exe.isEmpty() || so.isEmpty()) {
+            throw new IllegalArgumentException("--sm opensm: " + (exe.isEmpty() ? "opensm" : "libumad2sim.so")
+                    + " not found (install opensm and libumad2sim0, or use ibtwin's SM: --sm ibtwin)");
+        }
+        int base = endpointPort;
+        return new OpensmRunner() {
+            @Override
+            public Run once(IbsimServer server, String simHost, Path dir, String routing, List<String> args)
+                    throws IOException {
+                boolean local = server.basename() != null;
+                OpensmHarness h = new OpensmHarness(routing, OPENSM_TIMEOUT_SECONDS, base, local, args,
+                        new PrintWriter(java.io.Writer.nullWriter()));
+                OpensmHarness.Endpoint at = local ? OpensmHarness.Endpoint.local(server.basename())
+                        : OpensmHarness.Endpoint.udp(server.port());
+                try {
+                    OpensmHarness.OpensmRun r = h.opensm(exe.get(), so.get(), at, simHost, dir, null);
+                    Path log = dir.resolve("opensm.log");
+                    return new Run(r.note().startsWith("killed") ? -1 : r.exit(), Files.exists(log)
+                            ? Files.readString(log, java.nio.charset.StandardCharsets.UTF_8) : "");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return new Run(-1, "");
+                }
+            }
+
+            @Override
+            public int basePort() {
+                return base;
+            }
+        };
     }
 
     private SmConfig config() {

@@ -60,7 +60,7 @@ public final class Rehearsal {
      * @param opensm real OpenSM as the SM of both copies (null: ibtwin's SM)
      */
     public record Settings(SmConfig config, PartitionsConf partitions, String smNode, String standbyNode,
-                           RealOpensm opensm) {
+                           OpensmRunner opensm) {
         public Settings(SmConfig config, PartitionsConf partitions, String smNode, String standbyNode) {
             this(config, partitions, smNode, standbyNode, null);
         }
@@ -455,7 +455,7 @@ public final class Rehearsal {
          * sweeps.
          */
         final class Osm {
-            final RealOpensm real;
+            final OpensmRunner real;
             final int index;
             final Path dir;
             String masterNode;
@@ -465,7 +465,7 @@ public final class Rehearsal {
             boolean standbyKilled;
             org.ibtwin.sim.IbsimServer server;
 
-            Osm(RealOpensm real, int index) {
+            Osm(OpensmRunner real, int index) {
                 this.real = real;
                 this.index = index;
                 try {
@@ -477,12 +477,12 @@ public final class Rehearsal {
 
             void bringUp() {
                 try {
-                    server = real.serve(lab, index);
+                    server = serve();
                     masterNode = smNode().name();
                     if (partitions != null) {
                         partitionsFile = file(partitions, knownPartitions);
                     }
-                    RealOpensm.Run r = run(masterNode, dir.resolve("master"));
+                    OpensmRunner.Run r = run(masterNode, dir.resolve("master"));
                     if (!r.up()) {
                         throw new org.ibtwin.transport.MadTransportException("OpenSM did not bring the fabric up "
                                 + "(at " + Names.node(node(masterNode)) + "): " + r.why() + " (log: "
@@ -515,7 +515,7 @@ public final class Rehearsal {
 
             void react() {
                 try {
-                    RealOpensm.Run r = null;
+                    OpensmRunner.Run r = null;
                     if (!killed) {
                         r = run(masterNode, dir.resolve("master"));
                     } else if (settings.standbyNode() != null && !standbyKilled) {
@@ -534,13 +534,25 @@ public final class Rehearsal {
                 }
             }
 
-            private RealOpensm.Run run(String node, Path where) throws IOException {
-                List<String> args = new ArrayList<>(List.of("-R", cfg.routingEngines(), "-l",
-                        Integer.toString(cfg.lmc())));
+            private OpensmRunner.Run run(String node, Path where) throws IOException {
+                List<String> args = new ArrayList<>(List.of("-l", Integer.toString(cfg.lmc())));
                 if (partitionsFile != null) {
                     args.addAll(List.of("-P", partitionsFile));
                 }
-                return real.once(server, node, where, args);
+                Files.createDirectories(where);
+                return real.once(server, node, where, cfg.routingEngines(), args);
+            }
+
+            /**
+             * Starts the copy's endpoint: ibsim's local mode under a name of this process's own where the JDK serves
+             * it, else UDP on loopback at the copy's range from the runner's base port.
+             */
+            private org.ibtwin.sim.IbsimServer serve() throws IOException {
+                if (org.ibtwin.sim.IbsimServer.socketImplementation().equals("libc")) {
+                    return lab.serve("ibtwin-what-if-" + ProcessHandle.current().pid() + "-" + System.nanoTime(), 0,
+                            Duration.ZERO);
+                }
+                return lab.serve(null, real.basePort() + 11 * index, Duration.ZERO);
             }
 
             /** A partitions.conf OpenSM can read: the file it came from, else {@code text} written out. */
