@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code ibtwin bench what-if}: a partition change rehearsed on a 16,384-host 3-level fat tree (two twins brought
- * up, learnt through MADs and compared), and {@code --each-link} over a 1,024-host 2-level tree and a 16,384-host
+ * {@code ibtwin bench what-if}: a partition change rehearsed on a 16,384-host 3-level fat tree (one twin brought
+ * up and learnt through MADs, the after side from the SM's P_Key rules, compared), and {@code --each-link} over a 1,024-host 2-level tree and a 16,384-host
  * 3-level tree (wall time, scenarios a second; on the big tree a sample of the scenarios, {@code --sample}).
  */
 @Command(name = "what-if", mixinStandardHelpOptions = true,
@@ -77,7 +77,8 @@ public final class BenchWhatIfCommand implements Callable<Integer> {
             long wall = System.nanoTime() - t0;
             Runtime rt = Runtime.getRuntime();
             out.printf(Locale.ROOT, "partition change (two tenants of %,d hosts each) on a 3-level fat tree of %,d "
-                    + "hosts: %.1f s wall (two twins up, learnt through MADs, %,d host pairs compared); %,d pairs "
+                    + "hosts: %.1f s wall (one twin up and learnt through MADs, the after side by the SM's P_Key rules, "
+                    + "%,d host pairs compared); %,d pairs "
                     + "lost, %,d ports change; heap %,d MiB%n", partitionHosts / 2, partitionHosts, wall / 1e9,
                     r.pairs(), r.lostPairs(), r.partitionNodes(), (rt.totalMemory() - rt.freeMemory()) >> 20);
             out.flush();

@@ -43,7 +43,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = "Start the twin of a fabric, bring it up with ibtwin's SM, summarise, then serve its ibsim "
                 + "endpoint and a console.",
         footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file, a fabric description (YAML) or a",
-            "snapshot (ibtwin snapshot save: its topology, P_Keys and MTUs);",
+            "snapshot (ibtwin snapshot save: its topology, P_Keys, MTUs and LFTs);",
             "without it the built-in default fabric is used. Attach real programs with LD_PRELOAD=libumad2sim.so",
             "IBSIM_SERVER_NAME=127.0.0.1 IBSIM_SERVER_PORT=<port> (with --local: IBSIM_SOCKNAME=<name>, or nothing",
             "for sim). The console is ibtwin sim's (Help lists it),",

@@ -1,5 +1,6 @@
 package org.ibtwin.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,14 +9,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import org.ibtwin.bench.OpensmHarness;
+import org.ibtwin.bench.Processes;
 import org.ibtwin.diag.LiveModel;
 import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.PartitionsConf;
+import org.ibtwin.lab.OpensmRunner;
 import org.ibtwin.lab.Rehearsal;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.Port;
+import org.ibtwin.sim.IbsimServer;
 import org.ibtwin.sm.SmConfig;
 import org.ibtwin.transport.MadTransport;
 import org.ibtwin.whatif.Change;
@@ -39,6 +44,8 @@ import picocli.CommandLine.Spec;
                 + "reacts (sweep, re-route, failover to --standby).",
             "Exit status: 0 nothing lost, 1 host pairs or the SM lost, 2 bad input."})
 public final class WhatIfCommand implements Callable<Integer> {
+    /** Seconds an OpenSM run of --sm opensm may take before it is stopped. */
+    private static final int OPENSM_TIMEOUT_SECONDS = 600;
     /** What --kill-sm without a node stands for: the master. */
     static final String MASTER = "(the master)";
 
@@ -110,6 +117,16 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--standby", paramLabel = "NODE", description = "A standby SM of ours at NODE.")
     String standby;
 
+    @Option(names = "--sm", paramLabel = "ibtwin|opensm", defaultValue = "ibtwin", description = "Whose SM plays "
+            + "the SM on both copies: ibtwin's, or real OpenSM (opensm -o through the twin's ibsim endpoint, under "
+            + "libumad2sim.so; default: ${DEFAULT-VALUE}).")
+    String sm;
+
+    @Option(names = "--endpoint-port", paramLabel = "PORT", defaultValue = "7180", description = "With --sm "
+            + "opensm, the UDP ports of the copies' endpoints (PORT..PORT+21) where ibsim's local mode cannot be "
+            + "served (default: ${DEFAULT-VALUE}).")
+    int endpointPort;
+
     @Option(names = "--each-link", description = "Every single inter-switch cable failure, ranked by pairs and "
             + "bandwidth lost.")
     boolean eachLink;
@@ -164,7 +181,16 @@ public final class WhatIfCommand implements Callable<Integer> {
         if (changesFile != null) {
             changes.addAll(Changes.read(changesFile));
         }
+        boolean opensm = switch (sm) {
+            case "ibtwin" -> false;
+            case "opensm" -> true;
+            default -> throw new IllegalArgumentException("--sm: ibtwin or opensm, not '" + sm + "'");
+        };
         if (eachLink || eachSwitch) {
+            if (opensm) {
+                throw new IllegalArgumentException("--each-" + (eachLink ? "link" : "switch") + " computes each "
+                        + "failure with ibtwin's routing engines: give no --sm opensm");
+            }
             return each(out, changes);
         }
         if (changes.isEmpty()) {
@@ -175,7 +201,11 @@ public final class WhatIfCommand implements Callable<Integer> {
         SmConfig config = config();
         String[] name = new String[1];
         Supplier<Fabric> load = source(name);
-        Report r = Rehearsal.run(load, name[0], new Rehearsal.Settings(config, now, smAt, standby), changes);
+        if (opensm && (endpointPort < 1 || endpointPort > 65535 - 21)) {
+            throw new IllegalArgumentException("--endpoint-port must be 1.." + (65535 - 21));
+        }
+        OpensmRunner real = opensm ? opensm() : null;
+        Report r = Rehearsal.run(load, name[0], new Rehearsal.Settings(config, now, smAt, standby, real), changes);
         if (json) {
             out.print(Json.write(r.json()));
         } else {
@@ -207,6 +237,47 @@ public final class WhatIfCommand implements Callable<Integer> {
         return r.exitCode();
     }
 
+    /**
+     * Real OpenSM through the benches' OpenSM harness ({@link OpensmHarness#opensm}: the libumad2sim environment,
+     * the run watched to its end, stopped after 10 minutes).
+     *
+     * @throws IllegalArgumentException (exit 2) when opensm or libumad2sim.so is not installed
+     */
+    private OpensmRunner opensm() {
+        java.util.Optional<Path> exe = Processes.executable("opensm");
+        java.util.Optional<Path> so = Processes.findUmad2sim();
+        if (exe.isEmpty() || so.isEmpty()) {
+            throw new IllegalArgumentException("--sm opensm: " + (exe.isEmpty() ? "opensm" : "libumad2sim.so")
+                    + " not found (install opensm and libumad2sim0, or use ibtwin's SM: --sm ibtwin)");
+        }
+        int base = endpointPort;
+        return new OpensmRunner() {
+            @Override
+            public Run once(IbsimServer server, String simHost, Path dir, String routing, List<String> args)
+                    throws IOException {
+                boolean local = server.basename() != null;
+                OpensmHarness h = new OpensmHarness(routing, OPENSM_TIMEOUT_SECONDS, base, local, args,
+                        new PrintWriter(java.io.Writer.nullWriter()));
+                OpensmHarness.Endpoint at = local ? OpensmHarness.Endpoint.local(server.basename())
+                        : OpensmHarness.Endpoint.udp(server.port());
+                try {
+                    OpensmHarness.OpensmRun r = h.opensm(exe.get(), so.get(), at, simHost, dir, null);
+                    Path log = dir.resolve("opensm.log");
+                    return new Run(r.note().startsWith("killed") ? -1 : r.exit(), Files.exists(log)
+                            ? Files.readString(log, java.nio.charset.StandardCharsets.UTF_8) : "");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return new Run(-1, "");
+                }
+            }
+
+            @Override
+            public int basePort() {
+                return base;
+            }
+        };
+    }
+
     private SmConfig config() {
         if (smLmc < 0 || smLmc > 7) {
             throw new IllegalArgumentException("--sm-lmc must be 0..7, not " + smLmc);
@@ -226,7 +297,21 @@ public final class WhatIfCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--from " + from + ": not a directory");
             }
             name[0] = from.toString();
-            return () -> org.ibtwin.doctor.Sources.open(null, from, null, Duration.ZERO, s -> { }).fabric();
+            return () -> {
+                org.ibtwin.doctor.FabricState s = org.ibtwin.doctor.Sources.open(null, from, null, Duration.ZERO,
+                        x -> { });
+                // the forwarding tables the saved dumps hold: the routes before the change
+                for (java.util.Map.Entry<Node, int[]> e : s.routes().entrySet()) {
+                    if (e.getKey().isSwitch()) {
+                        byte[] t = new byte[e.getValue().length];
+                        for (int lid = 0; lid < t.length; lid++) {
+                            t[lid] = (byte) (e.getValue()[lid] < 0 ? 0xff : e.getValue()[lid]);
+                        }
+                        e.getKey().setLinearForwarding(t);
+                    }
+                }
+                return s.fabric();
+            };
         }
         String f = file != null ? file : transport.fabric;
         TransportOptions.Target t = transport.target();
@@ -246,10 +331,24 @@ public final class WhatIfCommand implements Callable<Integer> {
         return () -> learn(t);
     }
 
-    /** The fabric behind an ibsim, learnt through MADs, with the P_Keys its CA ports hold. */
+    /** The fabric behind an ibsim, learnt through MADs, with the LFTs its switches and the P_Keys its CAs hold. */
     private Fabric learn(TransportOptions.Target t) {
         try (MadTransport m = transport.open(false)) {
             LiveModel live = LiveModel.discover(m, NetDiscovery.Config.defaults());
+            for (Node n : live.fabric().switches()) {
+                // its forwarding table as it is: the routes before the change
+                int top = live.linearFdbTop(n);
+                if (top > 0) {
+                    byte[] table = new byte[top + 1];
+                    for (int b = 0; b * 64 <= top; b++) {
+                        byte[] block = live.lftBlock(n, b);
+                        for (int i = 0; i < 64 && b * 64 + i <= top; i++) {
+                            table[b * 64 + i] = block == null ? (byte) 0xff : block[i];
+                        }
+                    }
+                    n.setLinearForwarding(table);
+                }
+            }
             for (Node n : live.fabric().cas()) {
                 for (int i = 1; i <= n.numPorts(); i++) {
                     Port p = n.port(i);

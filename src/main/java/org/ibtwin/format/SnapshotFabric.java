@@ -21,8 +21,8 @@ import org.ibtwin.model.Port;
  * it embeds, then each port's P_Key table and MTUs where the snapshot knows them, so a twin started from it has the
  * partitions that were programmed. The snapshot's record types live in {@code doctor} (which writes it from a
  * fabric's state); format cannot depend on them, so this reader takes only the fields a fabric needs from the JSON
- * tree (format, topology, nodes[].guid, nodes[].ports[].port/pkeys/mtuCap/mtuActive). The forwarding tables are not
- * loaded: an SM programs its own.
+ * tree (format, topology, nodes[].guid, nodes[].ports[].port/pkeys/mtuCap/mtuActive, lfts[].guid/ports). The
+ * switches' forwarding tables are loaded too ({@link Node#linearForwarding}): the twin starts with them.
  */
 public final class SnapshotFabric {
     /** The snapshot format's name, in its "format" field. */
@@ -91,7 +91,39 @@ public final class SnapshotFabric {
                 apply(file, node, node.port(number), p);
             }
         }
+        for (JsonNode l : root.path("lfts")) {
+            lft(file, f, l);
+        }
         return f;
+    }
+
+    /** A switch's saved LFT ({@code lfts[]}: guid, name, ports from LID 0 up, -1 unrouted) onto its node. */
+    private static void lft(Path file, Fabric f, JsonNode l) {
+        String g = l.path("guid").asText("");
+        Node node;
+        try {
+            node = f.byGuid(Guids.parse(g));
+        } catch (NumberFormatException e) {
+            throw new FormatException(file.toString(), 0, "lfts: bad switch GUID \"" + TopologyReader.abbreviate(g)
+                    + "\"");
+        }
+        if (node == null || !node.isSwitch()) {
+            throw new FormatException(file.toString(), 0, "lfts: " + TopologyReader.abbreviate(g) + " is not a "
+                    + "switch of the snapshot's topology");
+        }
+        JsonNode ports = l.path("ports");
+        byte[] t = new byte[ports.size()];
+        for (int lid = 0; lid < t.length; lid++) {
+            JsonNode v = ports.get(lid);
+            int port = v.isInt() ? v.asInt() : -2;
+            if (port < -1 || port > node.numPorts()) {
+                throw new FormatException(file.toString(), 0, "lfts: " + node.description() + " LID " + lid
+                        + ": port " + TopologyReader.abbreviate(v.asText()) + " is not one of its ports (0.."
+                        + node.numPorts() + ", -1 unrouted)");
+            }
+            t[lid] = (byte) (port < 0 ? 0xff : port);
+        }
+        node.setLinearForwarding(t.length == 0 ? null : t);
     }
 
     private static void apply(Path file, Node node, Port port, JsonNode p) {

@@ -137,6 +137,7 @@ public final class Lab implements AutoCloseable {
                 if (partitions != null) {
                     m.partitions(partitions);
                 }
+                m.keepLfts(heldLfts(fabric));
                 lab = new Lab(fabric, twin, m, t);
             }
             if (toolPort != null) {
@@ -144,6 +145,21 @@ public final class Lab implements AutoCloseable {
             }
             return lab;
         }
+    }
+
+    /**
+     * The forwarding tables the model's switches hold (a snapshot's), by switch GUID, when every switch holds one;
+     * else null. Our SM's first sweep keeps them ({@link SubnetManager#keepLfts}): the fabric comes up as saved.
+     */
+    public static Map<Long, byte[]> heldLfts(Fabric f) {
+        Map<Long, byte[]> out = new java.util.HashMap<>();
+        for (Node n : f.switches()) {
+            if (n.linearForwarding() == null) {
+                return null;
+            }
+            out.put(n.guid(), n.linearForwarding());
+        }
+        return out.isEmpty() ? null : out;
     }
 
     private Lab(Fabric fabric, Twin twin, SubnetManager sm, TwinTransport smTransport) {

@@ -1,5 +1,9 @@
 package org.ibtwin.lab;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,17 +54,31 @@ import org.ibtwin.whatif.Side;
  * port the change leaves alone, and from inside any part the change cut off) and compared ({@link Compare}).
  */
 public final class Rehearsal {
-    /** How to run the SMs of both copies. */
-    public record Settings(SmConfig config, PartitionsConf partitions, String smNode, String standbyNode) {
+    /**
+     * How to run the SMs of both copies.
+     *
+     * @param opensm real OpenSM as the SM of both copies (null: ibtwin's SM)
+     */
+    public record Settings(SmConfig config, PartitionsConf partitions, String smNode, String standbyNode,
+                           OpensmRunner opensm) {
+        public Settings(SmConfig config, PartitionsConf partitions, String smNode, String standbyNode) {
+            this(config, partitions, smNode, standbyNode, null);
+        }
     }
 
     private static final Duration TAKEOVER = Duration.ofSeconds(20);
+    /** P_Key entries in a P_KeyTable block, the first of which {@link LiveModel#pkeys} reads. */
+    private static final int PKEY_BLOCK = 32;
     /** How the standby polls the master in a rehearsal: fast, so a failover takes a fraction of a second. */
     private static final SmStateMachine.Polling POLLING = new SmStateMachine.Polling(Duration.ofMillis(20), 2);
 
     private final Fabric model;
     private final Settings settings;
     private final List<String> notes = new ArrayList<>();
+    /** The partitions.conf text of the P_Keys the fabric holds, when no file was given (for OpenSM's -P). */
+    private String knownPartitions;
+    /** Copies made so far: each OpenSM endpoint's UDP range its own. */
+    private int copies;
 
     private Rehearsal(Fabric model, Settings settings) {
         this.model = model;
@@ -73,16 +91,31 @@ public final class Rehearsal {
      * @throws IllegalArgumentException (one line) for a node or port no node of the fabric has, before any twin starts
      */
     public static Report run(Supplier<Fabric> load, String name, Settings settings, List<Change> changes) {
+        return run(load, name, settings, changes, false);
+    }
+
+    /**
+     * {@link #run}; {@code byMads}: a change of partitions alone rehearsed on two twins too (as every other change
+     * is), which the one-twin answer for it must match.
+     */
+    static Report run(Supplier<Fabric> load, String name, Settings settings, List<Change> changes, boolean byMads) {
         Fabric before = load.get();
-        Fabric after = load.get();
+        boolean partitionsOnly = !byMads && settings.opensm() == null && !changes.isEmpty()
+                && changes.stream().allMatch(c -> c instanceof Change.Partitions);
+        Fabric after = partitionsOnly ? null : load.get();
         Rehearsal r = new Rehearsal(before, settings);
         List<Change> resolved = r.resolve(changes);
         PartitionsConf parts = settings.partitions();
         if (parts == null) {
             parts = KnownPartitions.of(before, "the P_Keys the fabric holds");
+            r.knownPartitions = parts == null ? null : KnownPartitions.text(before);
             if (parts != null) {
                 r.notes.add("no partitions.conf given: the SM programs the P_Keys the fabric holds");
             }
+        }
+        if (Lab.heldLfts(before) != null && settings.opensm() == null) {
+            r.notes.add("the routes before the change are the forwarding tables the fabric holds (not the SM's "
+                    + "own); after it the SM routes by its chain");
         }
         for (Change c : resolved) {
             if (c instanceof Change.MtuCap m) {
@@ -99,6 +132,14 @@ public final class Rehearsal {
         List<String> what = new ArrayList<>();
         for (Change c : changes) {
             what.add(c.describe());
+        }
+        if (partitionsOnly) {
+            // partitions change neither LIDs nor routes: one twin, and the tables its SM's rules give for the file
+            try (Copy x = r.new Copy(before, settings, parts)) {
+                x.bringUp();
+                Side a = x.learn(Set.of());
+                return Compare.run(name, what, a, x.repartitioned(a, resolved), r.notes);
+            }
         }
         // both copies stay up until the comparison is done: LFT blocks and P_Key tables are read as it needs them
         try (Copy x = r.new Copy(before, settings, parts); Copy y = r.new Copy(after, settings, parts)) {
@@ -220,6 +261,8 @@ public final class Rehearsal {
         Sm master;
         Sm standby;
         final List<String> warnings = new ArrayList<>();
+        /** Real OpenSM's runs on this copy (null: ibtwin's SM). */
+        final Osm osm;
 
         Copy(Fabric fabric, Settings s, PartitionsConf partitions) {
             this.fabric = fabric;
@@ -227,11 +270,18 @@ public final class Rehearsal {
             this.twin = lab.twin();
             this.config = s.config();
             this.partitions = partitions;
+            this.osm = s.opensm() == null ? null : new Osm(s.opensm(), copies++);
         }
 
         void bringUp() {
+            if (osm != null) {
+                osm.bringUp();
+                return;
+            }
             SmConfig m = config.withPriority(Math.max(1, config.priority()));
             master = new Sm(node(smNode().name()).name(), m, "ibtwin0");
+            // the fabric as it is: the routes a snapshot saved, not the SM's own (its later sweeps route)
+            master.sm.keepLfts(Lab.heldLfts(fabric));
             if (partitions != null) {
                 warnings.addAll(master.sm.partitions(partitions, false));
             }
@@ -259,6 +309,15 @@ public final class Rehearsal {
         /** Applies the changes; returns the nodes they touch (not to learn the fabric from). */
         Set<String> apply(List<Change> changes) {
             Set<String> touched = new HashSet<>();
+            if (osm != null) {
+                for (Change c : changes) {
+                    if (!osm.take(c)) {
+                        hardware(c, touched);
+                    }
+                }
+                osm.react();
+                return touched;
+            }
             SmConfig restart = null;
             String kill = null;
             boolean killAny = false;
@@ -271,30 +330,11 @@ public final class Rehearsal {
                             standby.sm.partitions(p.conf(), false);
                         }
                     }
-                    case Change.PullCable p -> {
-                        Port at = node(p.node()).port(p.port());
-                        touched.add(p.node());
-                        touched.add(at.remote().node().name());
-                        twin.unplug(p.node(), p.port());
-                    }
-                    case Change.DrainSwitch d -> drain(d.node(), touched);
-                    case Change.DrainNode d -> drain(d.node(), touched);
-                    case Change.DisablePort d -> {
-                        touched.add(d.node());
-                        twin.linkDown(d.node(), d.port(), true);
-                    }
-                    case Change.SetLink s -> {
-                        Port at = node(s.node()).port(s.port());
-                        var cable = at.link().cable();
-                        if (s.width() != null) {
-                            cable = cable.withMaxWidth(s.width());
-                        }
-                        if (s.speed() != null) {
-                            cable = cable.withMaxSpeed(s.speed());
-                        }
-                        twin.unplug(s.node(), s.port());
-                        twin.replug(s.node(), s.port(), cable);
-                    }
+                    case Change.PullCable p -> hardware(p, touched);
+                    case Change.DrainSwitch d -> hardware(d, touched);
+                    case Change.DrainNode d -> hardware(d, touched);
+                    case Change.DisablePort d -> hardware(d, touched);
+                    case Change.SetLink s -> hardware(s, touched);
                     case Change.Routing r -> restart = (restart == null ? config : restart)
                             .withRouting(r.engines(), config.rootGuids());
                     case Change.Lmc l -> restart = (restart == null ? config : restart).withLmc(l.lmc());
@@ -341,6 +381,204 @@ public final class Rehearsal {
             return touched;
         }
 
+        /**
+         * The after side of a change of partitions alone, from this copy's learnt side {@code a}: the same hosts,
+         * LIDs, routes and master; the P_Key tables the master's P_Key manager would program for the last file
+         * ({@link SubnetManager#partitionTables}), as a port's first block reads back; what the SM warns of when
+         * each file is applied. Ports the manager does not program (switch ports, ports without a LID) keep theirs.
+         */
+        Side repartitioned(Side a, List<Change> changes) {
+            List<String> warned = new ArrayList<>();
+            for (Change c : changes) {
+                warned.addAll(master.sm.partitionsProblems(((Change.Partitions) c).conf()));
+            }
+            Map<Long, int[]> planned = master.sm.partitionTables(lastPartitions(changes));
+            java.util.function.Function<Port, int[]> was = a.pkeys();
+            java.util.function.Function<Port, int[]> now = p -> {
+                int[] t = p.node().isSwitch() || planned == null ? null : planned.get(p.guid());
+                return t == null ? was.apply(p) : firstBlock(t);
+            };
+            return new Side(a.hosts(), a.island(), a.routes(), now, a.lids(), a.tables(), a.master(), a.smPortGuid(),
+                    a.creditLoop(), List.copyOf(warned), a.allToAll());
+        }
+
+        /** A table as a port's P_KeyTable block 0 reads back ({@link LiveModel#pkeys}): 32 entries, zero keys out. */
+        private static int[] firstBlock(int[] table) {
+            int[] out = new int[Math.min(table.length, PKEY_BLOCK)];
+            int n = 0;
+            for (int i = 0; i < out.length; i++) {
+                if ((table[i] & 0x7fff) != 0) {
+                    out[n++] = table[i];
+                }
+            }
+            return java.util.Arrays.copyOf(out, n);
+        }
+
+        /** A change at the twin itself (cables, ports, switches): the same whichever SM reacts. */
+        private void hardware(Change c, Set<String> touched) {
+            switch (c) {
+                case Change.PullCable p -> {
+                    Port at = node(p.node()).port(p.port());
+                    touched.add(p.node());
+                    touched.add(at.remote().node().name());
+                    twin.unplug(p.node(), p.port());
+                }
+                case Change.DrainSwitch d -> drain(d.node(), touched);
+                case Change.DrainNode d -> drain(d.node(), touched);
+                case Change.DisablePort d -> {
+                    touched.add(d.node());
+                    twin.linkDown(d.node(), d.port(), true);
+                }
+                case Change.SetLink s -> {
+                    Port at = node(s.node()).port(s.port());
+                    var cable = at.link().cable();
+                    if (s.width() != null) {
+                        cable = cable.withMaxWidth(s.width());
+                    }
+                    if (s.speed() != null) {
+                        cable = cable.withMaxSpeed(s.speed());
+                    }
+                    twin.unplug(s.node(), s.port());
+                    twin.replug(s.node(), s.port(), cable);
+                }
+                default -> {
+                    // the SM's part of a change, or the MTU cap (applied to this copy's model before its twin started)
+                }
+            }
+        }
+
+        /**
+         * Real OpenSM as this copy's SM: {@code opensm -o} (a heavy sweep, then exit) at the master's node brings the
+         * copy up; after the changes it runs again there (its guid2lid kept: a restarted OpenSM), with the new
+         * partitions file, engines or LMC. An SM killed does not run again: with a standby, OpenSM runs at the
+         * standby's node instead (a fresh process with a cache of its own: a standby taking over), else nothing
+         * sweeps.
+         */
+        final class Osm {
+            final OpensmRunner real;
+            final int index;
+            final Path dir;
+            String masterNode;
+            String partitionsFile;
+            SmConfig cfg = config;
+            boolean killed;
+            boolean standbyKilled;
+            org.ibtwin.sim.IbsimServer server;
+
+            Osm(OpensmRunner real, int index) {
+                this.real = real;
+                this.index = index;
+                try {
+                    this.dir = Files.createTempDirectory("ibtwin-what-if-opensm");
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+
+            void bringUp() {
+                try {
+                    server = serve();
+                    masterNode = smNode().name();
+                    if (partitions != null) {
+                        partitionsFile = file(partitions, knownPartitions);
+                    }
+                    OpensmRunner.Run r = run(masterNode, dir.resolve("master"));
+                    if (!r.up()) {
+                        throw new org.ibtwin.transport.MadTransportException("OpenSM did not bring the fabric up "
+                                + "(at " + Names.node(node(masterNode)) + "): " + r.why() + " (log: "
+                                + dir.resolve("master").resolve("opensm.log") + ")");
+                    }
+                } catch (IOException e) {
+                    throw new org.ibtwin.transport.MadTransportException("--sm opensm: " + e.getMessage(), e);
+                }
+            }
+
+            /** Takes the SM's part of a change; false for a change at the twin. */
+            boolean take(Change c) {
+                switch (c) {
+                    case Change.Partitions p -> partitionsFile = file(p.conf(), null);
+                    case Change.Routing r -> cfg = cfg.withRouting(r.engines(), config.rootGuids());
+                    case Change.Lmc l -> cfg = cfg.withLmc(l.lmc());
+                    case Change.KillSm k -> {
+                        if (k.node() == null || k.node().equals(masterNode)) {
+                            killed = true;
+                        } else {
+                            standbyKilled = true;
+                        }
+                    }
+                    default -> {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
+            void react() {
+                try {
+                    OpensmRunner.Run r = null;
+                    if (!killed) {
+                        r = run(masterNode, dir.resolve("master"));
+                    } else if (settings.standbyNode() != null && !standbyKilled) {
+                        masterNode = NodeRef.find(fabric, settings.standbyNode()).name();
+                        r = run(masterNode, dir.resolve("standby"));
+                    } else {
+                        masterNode = null;
+                    }
+                    if (r != null && !r.up()) {
+                        // what OpenSM does then is the answer: the report says it did not bring the subnet up
+                        notes.add("OpenSM's sweep after the change (at " + Names.node(node(masterNode)) + ") did "
+                                + "not bring the subnet up: " + r.why());
+                    }
+                } catch (IOException e) {
+                    throw new org.ibtwin.transport.MadTransportException("--sm opensm: " + e.getMessage(), e);
+                }
+            }
+
+            private OpensmRunner.Run run(String node, Path where) throws IOException {
+                List<String> args = new ArrayList<>(List.of("-l", Integer.toString(cfg.lmc())));
+                if (partitionsFile != null) {
+                    args.addAll(List.of("-P", partitionsFile));
+                }
+                Files.createDirectories(where);
+                return real.once(server, node, where, cfg.routingEngines(), args);
+            }
+
+            /**
+             * Starts the copy's endpoint: ibsim's local mode under a name of this process's own where the JDK serves
+             * it, else UDP on loopback at the copy's range from the runner's base port.
+             */
+            private org.ibtwin.sim.IbsimServer serve() throws IOException {
+                if (org.ibtwin.sim.IbsimServer.socketImplementation().equals("libc")) {
+                    return lab.serve("ibtwin-what-if-" + ProcessHandle.current().pid() + "-" + System.nanoTime(), 0,
+                            Duration.ZERO);
+                }
+                return lab.serve(null, real.basePort() + 11 * index, Duration.ZERO);
+            }
+
+            /** A partitions.conf OpenSM can read: the file it came from, else {@code text} written out. */
+            private String file(PartitionsConf conf, String text) {
+                Path p = Path.of(conf.file());
+                if (text == null && Files.isRegularFile(p)) {
+                    return p.toAbsolutePath().toString();
+                }
+                try {
+                    Path w = dir.resolve("partitions-" + System.nanoTime() + ".conf");
+                    Files.writeString(w, text == null ? "" : text, StandardCharsets.UTF_8);
+                    return w.toString();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+
+            void close() {
+                try (var s = Files.walk(dir)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (IOException e) {
+                    // a temporary directory left behind
+                }
+            }
+        }
+
         private PartitionsConf lastPartitions(List<Change> changes) {
             PartitionsConf p = partitions;
             for (Change c : changes) {
@@ -375,7 +613,8 @@ public final class Rehearsal {
                 }
             }
             if (from == null) {
-                from = master != null ? master.node : fabric.nodes().get(0).name();
+                from = master != null ? master.node : osm != null && osm.masterNode != null ? osm.masterNode
+                        : fabric.nodes().get(0).name();
             }
             List<Port> hosts = new ArrayList<>();
             for (Node n : fabric.cas()) {
@@ -485,6 +724,13 @@ public final class Rehearsal {
                 if (master.sm.switchGraph() != null && master.sm.lfts() != null) {
                     loop = RoutingCheck.check(master.sm.switchGraph(), master.sm.lfts()).creditLoop();
                 }
+            } else if (osm != null && osm.masterNode != null) {
+                // where OpenSM ran; its routes' channel dependencies are not checked (null: not known)
+                Node n = node(osm.masterNode);
+                Port p = n.isSwitch() ? n.port(0) : n.port(1);
+                smGuid = p.guid();
+                masterName = Names.node(n) + "/" + p.number() + String.format(Locale.ROOT, " (port GUID 0x%016x)",
+                        smGuid);
             }
             Side.AllToAllLoad a2a = allToAll(new ArrayList<>(hostMap.values()), routes);
             return new Side(hostMap, island, routes, p -> {
@@ -530,6 +776,9 @@ public final class Rehearsal {
                 standby.stopMachine();
             }
             lab.close();
+            if (osm != null) {
+                osm.close();
+            }
         }
 
         /** An SM of ours at a node of this copy's twin. */

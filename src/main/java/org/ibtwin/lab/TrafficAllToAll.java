@@ -85,7 +85,9 @@ final class TrafficAllToAll {
     void plan(Map<Port, Integer> compact, List<Port> ports) {
         // the paths crossing each directed link, keyed by the port it leaves (one link a port)
         Map<Port, long[]> load = new IdentityHashMap<>();
-        Map<Port, Hop> hopOf = new IdentityHashMap<>();
+        // in the order the links are first crossed (Port is compared by identity): ties for the bottleneck resolve
+        // the same way every run
+        Map<Port, Hop> hopOf = new LinkedHashMap<>();
         List<Port> activeHosts = new ArrayList<>(hosts.size());
         Map<Node, Long> base = new IdentityHashMap<>();
         for (Port h : hosts) {
@@ -145,8 +147,8 @@ final class TrafficAllToAll {
         pairs = pairs();
         unrouted = pairs - routed;
         linkPairs = new LinkedHashMap<>();
-        for (Map.Entry<Port, long[]> e : load.entrySet()) {
-            linkPairs.put(e.getKey(), e.getValue()[0]);
+        for (Port from : hopOf.keySet()) {
+            linkPairs.put(from, load.get(from)[0]);
         }
         // one flow: the collective, its weight on each link the pairs crossing it x wire bytes per payload byte
         double perPayload = (double) (Headers.dataBytes(spec.op(), spec.transport(), spec.size(), spec.mtu(),

@@ -22,6 +22,7 @@ public final class Node {
     private boolean enhancedPort0;
     private final Port[] ports;
     private HostFacts hostFacts;
+    private byte[] linearForwarding;
 
     /**
      * @param type     node type
@@ -138,6 +139,21 @@ public final class Node {
     /** The port that carries the node's LID: port 0 on a switch, else the first port. */
     public Port managementPort() {
         return type == NodeType.SWITCH ? ports[0] : ports[1];
+    }
+
+    /**
+     * A switch's linear forwarding table as saved (a snapshot's): the egress port of each LID from 0 up, 0xFF where
+     * unrouted; null when not known (the twin's switches then start with none, as at power-up).
+     */
+    public byte[] linearForwarding() {
+        return linearForwarding;
+    }
+
+    public void setLinearForwarding(byte[] table) {
+        if (table != null && type != NodeType.SWITCH) {
+            throw new IllegalArgumentException(name + " is not a switch: it has no forwarding table");
+        }
+        this.linearForwarding = table == null ? null : table.clone();
     }
 
     public HostFacts hostFacts() {

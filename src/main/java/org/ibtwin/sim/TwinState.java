@@ -294,6 +294,14 @@ final class TwinState {
             int s = swIndex[i];
             swNode[s] = i;
             lft[s] = new byte[0];
+            byte[] held = n.linearForwarding();
+            if (held != null && held.length > 0) {
+                // the table a snapshot saved: in whole 64-entry blocks, LinearFDBTop its last LID
+                int len = Math.min(LINEAR_FDB_CAP, (held.length + 63) / 64 * 64);
+                lft[s] = Arrays.copyOf(held, len);
+                Arrays.fill(lft[s], Math.min(held.length, len), len, (byte) 0xff);
+                lftTop[s] = Math.min(held.length, len) - 1;
+            }
             initSwitchInfo(i);
         }
         for (int p = sw ? 0 : 1; p <= n.numPorts(); p++) {

@@ -97,13 +97,11 @@ final class PKeyManager {
             }
         }
         for (int g = 0; g < slots; g++) {
-            int n = t.portNode(g);
-            if (t.isSwitch(n) || t.portNumber(g) == 0 || lids.lid(g) == 0 || !t.hasPortInfo(g)) {
+            if (!programs(t, lids, g)) {
                 continue;
             }
-            int[] table = table(t.portGuid(g), t.nodeType(n), smGuid, keys);
-            int cap = (int) NI_PART_CAP.get(t.nodeInfo(n), 0);
-            tables[g] = fit(table, cap, t.portName(g), warnings);
+            int[] table = table(t.portGuid(g), t.nodeType(t.portNode(g)), smGuid, keys);
+            tables[g] = caTable(t, g, table, warnings);
             int r = t.remote(g);
             byte[] caPath;
             if (r >= 0 && t.isSwitch(t.portNode(r))) {
@@ -116,12 +114,41 @@ final class PKeyManager {
                 write(t, pipe, t.path(sw), r, t.portNumber(r), tables[r], counts, failures);
                 enforce(t, pipe, r, portInfo, counts, failures);
             } else {
-                caPath = t.path(n);
+                caPath = t.path(t.portNode(g));
             }
             write(t, pipe, caPath, g, 0, tables[g], counts, failures);
         }
         pipe.drain();
         return new Result(tables, counts[0], counts[1], counts[2], groups(keys), failures, warnings);
+    }
+
+    /** Whether this manager programs port {@code g}: a CA or router port with a LID and a PortInfo. */
+    private static boolean programs(Topology t, LidAssignment lids, int g) {
+        return !t.isSwitch(t.portNode(g)) && t.portNumber(g) != 0 && lids.lid(g) != 0 && t.hasPortInfo(g);
+    }
+
+    /** The table CA port {@code g} holds for its partitions {@code table}: cut to its NodeInfo PartitionCap. */
+    private int[] caTable(Topology t, int g, int[] table, List<String> warnings) {
+        int cap = (int) NI_PART_CAP.get(t.nodeInfo(t.portNode(g)), 0);
+        return fit(table, cap, t.portName(g), warnings);
+    }
+
+    /**
+     * The P_Key table every CA port this manager programs would hold after a pass over {@code t} (by port GUID):
+     * the tables {@link #apply} writes, computed by the same rules, with no MAD sent.
+     */
+    Map<Long, int[]> plan(Topology t, LidAssignment lids) {
+        List<String> ignored = new ArrayList<>();
+        Map<String, Integer> keys = pkeysByKey(ignored);
+        long smGuid = t.portGuid(t.smPort());
+        Map<Long, int[]> out = new HashMap<>();
+        for (int g = 0; g < t.portSlots(); g++) {
+            if (programs(t, lids, g)) {
+                out.put(t.portGuid(g), caTable(t, g, table(t.portGuid(g), t.nodeType(t.portNode(g)), smGuid, keys),
+                        ignored));
+            }
+        }
+        return out;
     }
 
     /** Takes over, once, what the manager this one replaced wrote and whether it read (on the sweeping thread). */

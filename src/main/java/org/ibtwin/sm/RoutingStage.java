@@ -1,5 +1,10 @@
 package org.ibtwin.sm;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.ibtwin.sm.routing.Lfts;
+import org.ibtwin.sm.routing.RoutingCheck;
 import org.ibtwin.sm.routing.RoutingEngines;
 import org.ibtwin.sm.routing.SwitchGraph;
 
@@ -55,5 +60,30 @@ final class RoutingStage {
 
     RoutingEngines.Chain.Result route(SwitchGraph g) {
         return chain.route(g);
+    }
+
+    /** The name a sweep's report gives routes kept as the fabric held them. */
+    static final String HELD = "held";
+
+    /**
+     * Routes as the switches' tables {@code held} (by switch GUID: LFTs a snapshot saved), cut or padded to the
+     * graph's LIDs; when a switch has none, the chain routes, and the result says why it did.
+     */
+    RoutingEngines.Chain.Result route(SwitchGraph g, Map<Long, byte[]> held) {
+        byte[][] out = new byte[g.switches()][];
+        for (int s = 0; s < g.switches(); s++) {
+            byte[] t = held.get(g.guid(s));
+            if (t == null) {
+                RoutingEngines.Chain.Result r = chain.route(g);
+                List<String> declined = new ArrayList<>();
+                declined.add(HELD + ": switch " + g.name(s) + " holds no saved table");
+                declined.addAll(r.declined());
+                return new RoutingEngines.Chain.Result(r.engine(), r.lfts(), r.detail(), declined, r.layers());
+            }
+            out[s] = Lfts.empty(g.top());
+            System.arraycopy(t, 0, out[s], 0, Math.min(t.length, g.top() + 1));
+        }
+        return new RoutingEngines.Chain.Result(HELD, new Lfts(out, g.top()), "the forwarding tables the fabric "
+                + "holds", List.of(), RoutingCheck.Layers.ONE);
     }
 }

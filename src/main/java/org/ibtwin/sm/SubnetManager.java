@@ -66,6 +66,8 @@ public final class SubnetManager {
     /** QoS (-Q), or null: off. */
     private volatile QosConfig qos;
 
+    /** Tables the next heavy sweep keeps instead of routing ({@link #keepLfts}), by switch GUID. */
+    private volatile Map<Long, byte[]> heldLfts;
     private Topology topology;
     private LidAssignment lids;
     private SwitchGraph graph;
@@ -140,6 +142,26 @@ public final class SubnetManager {
         problems.forEach(log::warn);
         this.pkeys = new PKeyManager(conf, pkeys);
         return problems;
+    }
+
+    /**
+     * The P_Key table each CA port would hold once a sweep has programmed {@code conf} on the fabric of the last
+     * heavy sweep, by port GUID (null before the first): the P_Key manager's own rules, no MAD sent. Partitions
+     * change neither LIDs nor routes, so this is the whole of what such a change does to the tables.
+     */
+    public Map<Long, int[]> partitionTables(PartitionsConf conf) {
+        Topology t = topology;
+        LidAssignment l = lids;
+        return t == null || l == null ? null : new PKeyManager(conf).plan(t, l);
+    }
+
+    /**
+     * The next heavy sweep programs these forwarding tables (by switch GUID, each the egress port by LID: the LFTs
+     * a snapshot saved) instead of routing, so the fabric comes up with the routes it had; later sweeps route by the
+     * chain. When a switch of the subnet has no table there, the chain routes that sweep (the report says why).
+     */
+    public void keepLfts(Map<Long, byte[]> tables) {
+        this.heldLfts = tables == null ? null : Map.copyOf(tables);
     }
 
     /** The partitions file in force (null: none, every port a full Default member). */
@@ -291,7 +313,9 @@ public final class SubnetManager {
         phase = "routing";
         checkRootGuids(t, problems);
         SwitchGraph g = RoutingStage.graph(t, l);
-        RoutingEngines.Chain.Result rr = routing.route(g);
+        Map<Long, byte[]> held = heldLfts;
+        heldLfts = null;
+        RoutingEngines.Chain.Result rr = held == null ? routing.route(g) : routing.route(g, held);
         for (String s : rr.declined()) {
             log.info("Routing: " + s + "; trying the next engine");
         }

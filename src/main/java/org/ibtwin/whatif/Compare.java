@@ -55,7 +55,9 @@ public final class Compare {
         long talkBefore = 0;
         long talkAfter = 0;
         Reach rb = new Reach(before, hosts);
-        Reach ra = new Reach(after, hosts);
+        // the same routes over the same ports (a change of partitions alone): only the P_Key tables differ
+        Reach ra = after.routes() == before.routes() && after.hosts() == before.hosts() ? new Reach(after, rb)
+                : new Reach(after, hosts);
         for (int i = 0; i < h; i++) {
             for (int j = i + 1; j < h; j++) {
                 long a = hosts.get(i);
@@ -332,6 +334,19 @@ public final class Compare {
                     if (ports[i] != null && ports[i].remote() == dst) {
                         b.set(i);   // cabled to each other
                     }
+                }
+            }
+        }
+
+        /** {@code side}'s reach where it has {@code same}'s ports and routes: its own P_Key tables, the same routes. */
+        Reach(Side side, Reach same) {
+            ports = same.ports;
+            into = same.into;
+            tables = new int[ports.length][];
+            for (int i = 0; i < ports.length; i++) {
+                if (ports[i] != null) {
+                    int[] k = side.pkeys().apply(ports[i]);
+                    tables[i] = k == null ? Partitions.defaultTable() : k;
                 }
             }
         }

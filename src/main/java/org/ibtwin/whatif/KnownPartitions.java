@@ -22,6 +22,12 @@ public final class KnownPartitions {
 
     /** The partitions.conf of the ports' tables, or null when every CA port holds the default table only. */
     public static PartitionsConf of(Fabric f, String source) {
+        String text = text(f);
+        return text == null ? null : PartitionsConf.parse(text, source);
+    }
+
+    /** {@link #of}'s partitions.conf as text (for an SM that reads a file: real OpenSM's -P), or null. */
+    public static String text(Fabric f) {
         Map<Integer, List<String>> members = new TreeMap<>((a, b) -> a == Partitions.DEFAULT ? -1
                 : b == Partitions.DEFAULT ? 1 : Integer.compare(a, b));
         boolean any = false;
@@ -54,6 +60,6 @@ public final class KnownPartitions {
                     .append(String.format(Locale.ROOT, "=0x%04x", k)).append(k == Partitions.DEFAULT ? ", ipoib" : "")
                     .append(" : ").append(String.join(", ", e.getValue())).append(" ;\n");
         }
-        return PartitionsConf.parse(b.toString(), source);
+        return b.toString();
     }
 }
