@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
             BenchPerfCommand.class, BenchDoctorCommand.class, BenchReadersCommand.class, BenchSmCommand.class,
             BenchOpensmCommand.class, BenchIbnetdiscoverCommand.class, BenchNcclCommand.class,
             BenchTrafficCommand.class, BenchFuzzCommand.class, BenchWhatIfCommand.class,
-            BenchWebCommand.class, BenchExporterCommand.class, BenchRoutingCommand.class})
+            BenchWebCommand.class, BenchExporterCommand.class, BenchRoutingCommand.class, BenchRerouteCommand.class})
 public final class BenchCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
