@@ -6,6 +6,7 @@ import org.ibtwin.bench.BenchIbnetdiscoverCommand;
 import org.ibtwin.bench.BenchMadCommand;
 import org.ibtwin.bench.BenchOpensmCommand;
 import org.ibtwin.bench.BenchReadersCommand;
+import org.ibtwin.bench.BenchRerouteCommand;
 import org.ibtwin.bench.BenchSmCommand;
 import org.ibtwin.bench.BenchTopoCommand;
 import org.ibtwin.bench.BenchTrafficCommand;
