@@ -81,6 +81,8 @@ public final class SubnetManager {
     /** Switches (numbers of the last heavy sweep) a light sweep found with a port state change, and when. */
     private final Set<Integer> lightChanged = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private long lightChangedAt;
+    /** When the last heavy sweep began: a trap from before it is already seen by its discovery. */
+    private long sweepStart;
     /** The fast re-route since the last heavy sweep, for its report. */
     private SweepReport.FastReroute lastFast;
     private final AtomicBoolean multicastRequested = new AtomicBoolean();
@@ -259,6 +261,8 @@ public final class SubnetManager {
         List<String> problems = new ArrayList<>();
         SweepReport.FastReroute fast = lastFast;
         lastFast = null;
+        lightChanged.clear();   // this sweep's discovery sees what the light sweep saw
+        sweepStart = t0;
         sweeps++;
         lastProgress = t0;
 
@@ -451,7 +455,7 @@ public final class SubnetManager {
             }
             for (long[] trap : trapped) {
                 Integer s = byLid.get((int) trap[0]);
-                if (s != null) {
+                if (s != null && trap[1] - sweepStart > 0) {
                     signalled.add(s);
                     since = Math.min(since, trap[1]);
                 }
