@@ -47,7 +47,8 @@ public final class BenchWhatIfCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE}).")
     int sample;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Scenarios at once (default: the cores).")
+    @Option(names = {"--jobs", "-j", "--threads"}, paramLabel = "N", description = "Scenarios at once (default: the "
+            + "cores).")
     Integer threads;
 
     @Override
@@ -55,7 +56,7 @@ public final class BenchWhatIfCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         int th = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         if (th < 1 || sample < 1) {
-            throw new IllegalArgumentException("--threads and --sample must be 1 or more");
+            throw new IllegalArgumentException("--jobs and --sample must be 1 or more");
         }
         Rehearsal.Settings settings = new Rehearsal.Settings(SmConfig.defaults(), null, null, null);
         if (partitionHosts > 0) {

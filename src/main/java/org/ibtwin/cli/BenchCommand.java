@@ -6,6 +6,7 @@ import org.ibtwin.bench.BenchIbnetdiscoverCommand;
 import org.ibtwin.bench.BenchMadCommand;
 import org.ibtwin.bench.BenchOpensmCommand;
 import org.ibtwin.bench.BenchReadersCommand;
+import org.ibtwin.bench.BenchRerouteCommand;
 import org.ibtwin.bench.BenchSmCommand;
 import org.ibtwin.bench.BenchTopoCommand;
 import org.ibtwin.bench.BenchTrafficCommand;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Command;
             BenchPerfCommand.class, BenchDoctorCommand.class, BenchReadersCommand.class, BenchSmCommand.class,
             BenchOpensmCommand.class, BenchIbnetdiscoverCommand.class, BenchNcclCommand.class,
             BenchTrafficCommand.class, BenchFuzzCommand.class, BenchWhatIfCommand.class,
-            BenchWebCommand.class, BenchExporterCommand.class, BenchRoutingCommand.class, BenchUmadCommand.class})
+            BenchWebCommand.class, BenchExporterCommand.class, BenchRoutingCommand.class, BenchUmadCommand.class,
+            BenchRerouteCommand.class})
 public final class BenchCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

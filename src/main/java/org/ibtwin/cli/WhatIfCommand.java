@@ -138,7 +138,8 @@ public final class WhatIfCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}; --json has all).")
     int top;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Scenarios computed at once (default: the cores).")
+    @Option(names = {"--jobs", "-j", "--threads"}, paramLabel = "N", description = "--each-*: scenarios computed at "
+            + "once, each on a core of its own (default: the cores).")
     Integer threads;
 
     @Option(names = "--json", description = "Print the report as JSON.")
@@ -224,7 +225,7 @@ public final class WhatIfCommand implements Callable<Integer> {
                     + "time: give no other change");
         }
         if (top < 0 || (threads != null && threads < 1)) {
-            throw new IllegalArgumentException(top < 0 ? "--top must be 0 or more" : "--threads must be 1 or more");
+            throw new IllegalArgumentException(top < 0 ? "--top must be 0 or more" : "--jobs must be 1 or more");
         }
         SmConfig config = config();
         String[] name = new String[1];

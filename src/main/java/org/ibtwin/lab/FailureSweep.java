@@ -26,21 +26,24 @@ import org.ibtwin.perf.PerfParams;
 import org.ibtwin.perf.Spec;
 import org.ibtwin.perf.Transport;
 import org.ibtwin.sm.routing.Lfts;
+import org.ibtwin.sm.routing.Reroute;
 import org.ibtwin.sm.routing.RoutingEngines;
 import org.ibtwin.sm.routing.SwitchGraph;
 
 /**
  * {@code what-if --each-link} / {@code --each-switch}: every single inter-switch cable (or switch) failure of a
  * fabric brought up by ibtwin's SM, ranked by the host pairs it leaves without a route and the shift bandwidth it
- * costs. Each scenario is computed on the model: the SM's own switch graph without the failed link or switch, routed
- * again by the SM's routing engine chain (the code that decides the routes on the twin), its LFTs followed by
- * {@link LftRoutes} from the learnt hosts; only the destinations whose routes crossed the failure are followed again
- * (the others keep their trees). Scenarios share nothing they change, so they run in parallel over the cores.
+ * costs. Each scenario is computed on the model: the SM's own switch graph without the failed link or switch,
+ * re-routed as the SM re-routes it (the code that decides the routes on the twin): in part by the engine in use
+ * ({@link Reroute}: only the destinations whose routes crossed the failure are routed again), or in full by the SM's
+ * engine chain where the engine cannot keep its guarantees in part; its LFTs followed by {@link LftRoutes} from the
+ * learnt hosts, again only for the destinations whose routes crossed the failure (the others keep their trees).
+ * Scenarios share nothing they change, so they run in parallel over the cores.
  */
 public final class FailureSweep {
     /** One failure's cost. */
     public record Scenario(String failure, long pairsLost, double shiftGbpsBefore, double shiftGbpsAfter,
-                           String example, String engine) {
+                           String example, String engine, String reroute) {
         public double shiftGbpsLost() {
             return Math.max(0, shiftGbpsBefore - shiftGbpsAfter);
         }
@@ -96,6 +99,7 @@ public final class FailureSweep {
                 o.put("shift_Gb_per_sec_after", Math.round(s.shiftGbpsAfter() * 100) / 100.0);
                 o.put("example", s.example());
                 o.put("engine", s.engine());
+                o.put("reroute", s.reroute());
             }
             return j;
         }
@@ -110,12 +114,17 @@ public final class FailureSweep {
     private final BitSet[] used;
     private final int[] channelBase;
     private final double shiftBefore;
+    /** The SM's tables, ready to be re-routed in part. */
+    private final Reroute.Base base;
+    /** The engine that made them. */
+    private final String baseEngine;
 
     /**
      * Over the SM's graph and LFTs ({@code lfts}: what it programmed), its routing chain, and the hosts as learnt
      * through MADs (in fabric order).
      */
-    FailureSweep(SwitchGraph graph, Lfts lfts, String engines, RoutingEngines.Options options, List<Port> hosts) {
+    FailureSweep(SwitchGraph graph, Lfts lfts, String engine, Reroute reroute, String engines,
+                 RoutingEngines.Options options, List<Port> hosts) {
         this.graph = graph;
         this.engines = engines;
         this.options = options;
@@ -135,10 +144,12 @@ public final class FailureSweep {
             channelBase[s + 1] = channelBase[s] + graph.numPorts(s) + 1;
         }
         used = new BitSet[hosts.size()];
-        LftRoutes base = new LftRoutes(forwarding(lfts, -1, -1, -1, -1, -1), true);
+        this.base = reroute.over(graph, lfts);
+        this.baseEngine = engine;
+        LftRoutes before = new LftRoutes(forwarding(lfts::port, -1, -1, -1, -1, -1), true);
         for (int d = 0; d < hosts.size(); d++) {
             BitSet u = new BitSet();
-            base.fanIn(arriving(hosts.get(d), -1), hosts.get(d), new LftRoutes.FanIn() {
+            before.fanIn(arriving(hosts.get(d), -1), hosts.get(d), new LftRoutes.FanIn() {
                 @Override
                 public void add(Hop hop, long paths) {
                     Integer s = index.get(hop.from().node());
@@ -153,7 +164,7 @@ public final class FailureSweep {
             });
             used[d] = u;
         }
-        this.shiftBefore = shift(base);
+        this.shiftBefore = shift(before);
     }
 
     /** Every single inter-switch link failure ({@code switches}: every switch failure), worst first. */
@@ -218,39 +229,32 @@ public final class FailureSweep {
         }
     }
 
-    /** One failure: the graph without it, routed again by the SM's chain, followed for the destinations it touches. */
+    /**
+     * One failure: the graph without it, re-routed in part where the engine can ({@link Reroute}: only the
+     * destinations whose routes crossed it), else routed again in full by the SM's chain; then followed for the
+     * destinations it touches.
+     */
     private Scenario scenario(int[] f, long[] followed) {
         boolean sw = f.length == 1;
         int dead = sw ? f[0] : -1;
-        SwitchGraph.Builder b = SwitchGraph.builder(graph.switches(), graph.top());
-        for (int s = 0; s < graph.switches(); s++) {
-            b.setSwitch(s, graph.guid(s), graph.name(s), graph.numPorts(s));
+        SwitchGraph after = sw ? graph.without((s, p) -> s == dead, s -> s == dead)
+                : graph.without((s, p) -> s == f[0] && p == f[1], s -> false);
+        java.util.function.IntBinaryOperator port;
+        String engine;
+        String how;
+        Reroute.Outcome o = base.after(after);
+        if (o instanceof Reroute.Partial p) {
+            port = p.delta()::port;
+            engine = baseEngine;
+            how = "partial";
+        } else {
+            RoutingEngines.Chain.Result r = RoutingEngines.chain(engines, options).route(after);
+            port = r.lfts()::port;
+            engine = r.engine();
+            how = "full: " + ((Reroute.Full) o).why();
         }
-        for (int s = 0; s < graph.switches(); s++) {
-            for (int p = 1; p <= graph.numPorts(s); p++) {
-                int t = graph.neighbour(s, p);
-                if (t < 0) {
-                    continue;
-                }
-                int q = graph.neighbourPort(s, p);
-                if (!(t > s || (t == s && q > p))) {
-                    continue;
-                }
-                if (sw ? (s == dead || t == dead) : (s == f[0] && p == f[1])) {
-                    continue;
-                }
-                b.link(s, p, t, q);
-            }
-        }
-        for (int lid = 1; lid <= graph.top(); lid++) {
-            int s = graph.destSwitch(lid);
-            if (s >= 0 && !(sw && s == dead && graph.isCaLid(lid))) {
-                b.dest(lid, 1, s, graph.destPort(lid), graph.isCaLid(lid));
-            }
-        }
-        RoutingEngines.Chain.Result r = RoutingEngines.chain(engines, options).route(b.build());
-        LftRoutes routes = sw ? new LftRoutes(forwarding(r.lfts(), -1, -1, -1, -1, dead), true)
-                : new LftRoutes(forwarding(r.lfts(), f[0], f[1], f[2], f[3], -1), true);
+        LftRoutes routes = sw ? new LftRoutes(forwarding(port, -1, -1, -1, -1, dead), true)
+                : new LftRoutes(forwarding(port, f[0], f[1], f[2], f[3], -1), true);
         long lost = 0;
         String example = null;
         int n = 0;
@@ -299,7 +303,7 @@ public final class FailureSweep {
         }
         String name = sw ? Names.node(nodeOf(dead)) : Names.node(nodeOf(f[0])) + "/" + f[1] + " <-> "
                 + Names.node(nodeOf(f[2])) + "/" + f[3];
-        return new Scenario(name, lost, shiftBefore, shift(routes), example, r.engine());
+        return new Scenario(name, lost, shiftBefore, shift(routes), example, engine, how);
     }
 
     private boolean usesSwitch(BitSet u, int s) {
@@ -366,13 +370,14 @@ public final class FailureSweep {
     }
 
     /** The learnt switches forwarding as {@code lfts} say, the failed ports and switch leading nowhere. */
-    private LftRoutes.Forwarding forwarding(Lfts lfts, int s1, int p1, int s2, int p2, int deadSwitch) {
+    private LftRoutes.Forwarding forwarding(java.util.function.IntBinaryOperator lfts, int s1, int p1, int s2, int p2,
+                                            int deadSwitch) {
         return (sw, dst) -> {
             Integer s = index.get(sw);
             if (s == null || s == deadSwitch || lfts == null) {
                 return -1;
             }
-            int p = lfts.port(s, dst.lid());
+            int p = lfts.applyAsInt(s, dst.lid());
             if (p == Lfts.NO_ROUTE || (s == s1 && p == p1) || (s == s2 && p == p2)) {
                 return -1;
             }

@@ -176,7 +176,8 @@ public final class Rehearsal {
             if (sm.switchGraph() == null || sm.lfts() == null) {
                 throw new IllegalArgumentException("the fabric has no switch to fail");
             }
-            FailureSweep sweep = new FailureSweep(sm.switchGraph(), sm.lfts(), settings.config().routingEngines(),
+            FailureSweep sweep = new FailureSweep(sm.switchGraph(), sm.lfts(), sm.routedBy(), sm.reroute(),
+                    settings.config().routingEngines(),
                     new org.ibtwin.sm.routing.RoutingEngines.Options(settings.config().rootGuids()),
                     new ArrayList<>(a.hosts().values()));
             return sweep.run(name, switches, Math.max(1, threads), limit);

@@ -35,17 +35,32 @@ final class LftWriter {
     }
 
     Result write(Topology t, Lfts lfts, SmpPipe pipe) {
+        return write(t, lfts, pipe, null);
+    }
+
+    /**
+     * As {@link #write(Topology, Lfts, SmpPipe)}, between heavy sweeps (a fast re-route): {@code paths} gives each
+     * switch's directed route now (null: unreachable, skipped and its record kept), and the tops and tables last
+     * written are taken to be what the switches hold (the topology's SwitchInfo is from the last discovery, before
+     * those writes).
+     */
+    Result write(Topology t, Lfts lfts, SmpPipe pipe, java.util.function.IntFunction<byte[]> paths) {
         int top = lfts.top();
         long[] blocksWritten = {0};
         long unchanged = 0;
         int topSets = 0;
         List<String> failures = new ArrayList<>();
         boolean[] failed = new boolean[t.switchCount()];
+        boolean[] skipped = new boolean[t.switchCount()];
         java.util.Set<Long> fresh = new java.util.HashSet<>();
         for (int s = 0; s < t.switchCount(); s++) {
             int n = t.switchNode(s);
             long guid = t.nodeGuid(n);
-            byte[] path = t.path(n);
+            byte[] path = paths == null ? t.path(n) : paths.apply(s);
+            if (path == null) {
+                skipped[s] = true;
+                continue;
+            }
             byte[] table = lfts.table(s);
             int cap = t.linearFdbCap(s);
             int blocks = Lfts.blocks(top);
@@ -56,14 +71,15 @@ final class LftWriter {
             }
             byte[] before = written.get(guid);
             Integer beforeTop = writtenTop.get(guid);
-            if (before != null && (beforeTop == null || beforeTop != t.linearFdbTop(s))) {
+            int nowTop = paths != null && beforeTop != null ? beforeTop : t.linearFdbTop(s);
+            if (before != null && (beforeTop == null || beforeTop != nowTop)) {
                 before = null;
             }
             if (before == null) {
                 fresh.add(guid);
             }
             int newTop = Math.min(top, cap > 0 ? cap - 1 : top);
-            if (t.linearFdbTop(s) != newTop || t.stateChange(s)) {
+            if (nowTop != newTop || (paths == null && t.stateChange(s))) {
                 byte[] si = Arrays.copyOf(t.switchInfo(s), Smp.DATA_SIZE);
                 Topology.SI_LFT_TOP.set(si, 0, newTop);
                 final int sw = s;
@@ -95,8 +111,13 @@ final class LftWriter {
             }
         }
         pipe.drain();
+        int switches = 0;
         for (int s = 0; s < t.switchCount(); s++) {
             long guid = t.nodeGuid(t.switchNode(s));
+            if (skipped[s]) {
+                continue;
+            }
+            switches++;
             if (failed[s]) {
                 written.remove(guid);
                 writtenTop.remove(guid);
@@ -106,7 +127,7 @@ final class LftWriter {
                 writtenTop.put(guid, Math.min(top, cap > 0 ? cap - 1 : top));
             }
         }
-        return new Result(t.switchCount(), blocksWritten[0], unchanged, topSets, failures, fresh);
+        return new Result(switches, blocksWritten[0], unchanged, topSets, failures, fresh);
     }
 
     private static void report(List<String> failures, String line) {

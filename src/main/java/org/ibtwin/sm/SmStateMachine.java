@@ -389,9 +389,11 @@ public final class SmStateMachine {
             sm.programMulticast();
         } else if (sm.takeSweepRequest()) {
             log.info("Heavy sweep requested");
+            fastReroute();
             heavySweep();
         } else if (sm.needsHeavySweep()) {
             log.info("Light sweep: the subnet changed; heavy sweep");
+            fastReroute();
             heavySweep();
         } else if (otherSmToHandle()) {
             heavySweep();
@@ -420,6 +422,15 @@ public final class SmStateMachine {
             }
         }
         return false;
+    }
+
+    /** Routes around lost links at once (only what they touch), before the heavy sweep settles it. */
+    private void fastReroute() {
+        try {
+            sm.fastReroute();
+        } catch (RuntimeException e) {
+            log.warn("fast re-route failed: " + e.getMessage());
+        }
     }
 
     private void heavySweep() {

@@ -15,6 +15,7 @@ import org.ibtwin.model.NodeType;
 import org.ibtwin.sm.sa.SaSnapshot;
 import org.ibtwin.sm.sa.SubnetAdministrator;
 import org.ibtwin.sm.routing.Lfts;
+import org.ibtwin.sm.routing.Reroute;
 import org.ibtwin.sm.routing.RoutingCheck;
 import org.ibtwin.sm.routing.RoutingEngines;
 import org.ibtwin.sm.routing.SwitchGraph;
@@ -69,12 +70,23 @@ public final class SubnetManager {
     /** Tables the next heavy sweep keeps instead of routing ({@link #keepLfts}), by switch GUID. */
     private volatile Map<Long, byte[]> heldLfts;
     private Topology topology;
+    /** The topology {@link #lids}, {@link #graph} and {@link #lfts} were made over (the last configuring sweep's). */
+    private Topology routedTopology;
     private LidAssignment lids;
     private SwitchGraph graph;
     private Lfts lfts;
+    /** What the last heavy sweep's routing did. */
+    private RoutingEngines.Chain.Result routed;
     private int sweeps;
     private boolean lastSweepUp;
     private final AtomicBoolean sweepRequested = new AtomicBoolean();
+    /** Switches (numbers of the last heavy sweep) a light sweep found with a port state change, and when. */
+    private final Set<Integer> lightChanged = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private long lightChangedAt;
+    /** When the last heavy sweep began: a trap from before it is already seen by its discovery. */
+    private long sweepStart;
+    /** The fast re-route since the last heavy sweep, for its report. */
+    private SweepReport.FastReroute lastFast;
     private final AtomicBoolean multicastRequested = new AtomicBoolean();
     private long lastProgress;
     private String phase = "";
@@ -269,6 +281,10 @@ public final class SubnetManager {
         long smps0 = pipe.sent();
         long failed0 = pipe.failed();
         List<String> problems = new ArrayList<>();
+        SweepReport.FastReroute fast = lastFast;
+        lastFast = null;
+        lightChanged.clear();   // this sweep's discovery sees what the light sweep saw
+        sweepStart = t0;
         sweeps++;
         lastProgress = t0;
 
@@ -289,10 +305,12 @@ public final class SubnetManager {
         long t1 = System.nanoTime();
         log.info(String.format(Locale.ROOT, "Discovery: %,d nodes (%,d switches, %,d CAs), %,d links, %,d SMPs in %s",
                 t.nodeCount(), t.switchCount(), t.caCount(), t.linkCount(), d.smps(), ms(t1 - t0)));
-        if (proceed != null && !proceed.test(t)) {
-            this.topology = t;
-            phase = "";
-            return null;
+        if (proceed != null) {
+            this.topology = t;   // before the decision: a standby's topology is there once it is STANDBY
+            if (!proceed.test(t)) {
+                phase = "";
+                return null;
+            }
         }
 
         phase = "LIDs";
@@ -398,9 +416,11 @@ public final class SubnetManager {
                 + "in %s", mr.groups(), mr.blocksWritten(), mr.blocksUnchanged(), mr.switches(), ms(t6 - t5)));
 
         this.topology = t;
+        this.routedTopology = t;
         this.lids = l;
         this.graph = g;
         this.lfts = rr.lfts();
+        this.routed = rr;
         smInfo.state(SmInfoAgent.MASTER);
         smInfo.activity();
         long smps = pipe.sent() - smps0;
@@ -416,22 +436,73 @@ public final class SubnetManager {
                     + dl.capable() + ")");
         }
         Duration total = Duration.ofNanos(t6 - t0);
+        String fastLine = fast == null ? "" : String.format(Locale.ROOT, "; fast re-route before it: %s from the trap "
+                + "to the last LFT block", ms(fast.trapToLastLft().toNanos()));
         if (up) {
-            log.info(String.format(Locale.ROOT, "SUBNET UP (sweep %d: %s, %,d SMPs)", sweeps, ms(t6 - t0), smps));
+            log.info(String.format(Locale.ROOT, "SUBNET UP (sweep %d: %s, %,d SMPs%s)", sweeps, ms(t6 - t0), smps,
+                    fastLine));
         } else {
             log.warn(String.format(Locale.ROOT, "SUBNET NOT UP: sweep %d finished in %s with %,d of %,d SMPs failed; "
-                    + "the next sweep tries again", sweeps, ms(t6 - t0), failed, smps));
+                    + "the next sweep tries again%s", sweeps, ms(t6 - t0), failed, smps, fastLine));
         }
         phase = "";
         SweepReport report = new SweepReport(t.nodeCount(), t.switchCount(), t.caCount(), t.linkCount(), degraded,
                 ends, l.kept(), l.restored(), l.assigned(), l.unassigned(), smLid, rr.engine(), rr.detail(),
                 rr.declined(), wr.blocksWritten(), wr.blocksUnchanged(), ar.armed(), ar.activated(), ar.active(), smps,
                 failed, Duration.ofNanos(t1 - t0), Duration.ofNanos(t2 - t1), Duration.ofNanos(t3 - t2),
-                Duration.ofNanos(t4 - t3), Duration.ofNanos(t5 - t4), total, up, problems);
+                Duration.ofNanos(t4 - t3), Duration.ofNanos(t5 - t4), total, up, problems, fast);
         if (afterSweep != null) {
             afterSweep.accept(this, report);
         }
         return report;
+    }
+
+    /**
+     * The fast re-route, before the heavy sweep a failure asks for: around the links found down at the switches that
+     * sent a trap 128 or that the light sweep found with a port state change, only the destinations whose routes
+     * crossed them, only the LFT blocks that change ({@link FastRerouter}). Null when there was nothing to do (no
+     * heavy sweep yet, no signal, no link down). Logged, and reported by the next heavy sweep.
+     */
+    SweepReport.FastReroute fastReroute() {
+        List<long[]> trapped = traps.takeLinkTraps();
+        Set<Integer> signalled = new java.util.TreeSet<>(lightChanged);
+        long since = signalled.isEmpty() ? Long.MAX_VALUE : lightChangedAt;
+        lightChanged.clear();
+        Topology t = routedTopology;
+        if (t == null || lids == null || graph == null || lfts == null || !lastSweepUp) {
+            return null;
+        }
+        if (!trapped.isEmpty()) {
+            Map<Integer, Integer> byLid = new java.util.HashMap<>();
+            for (int s = 0; s < t.switchCount(); s++) {
+                byLid.put(lids.lid(t.port(t.switchNode(s), 0)), s);
+            }
+            for (long[] trap : trapped) {
+                Integer s = byLid.get((int) trap[0]);
+                if (s != null && trap[1] - sweepStart > 0) {
+                    signalled.add(s);
+                    since = Math.min(since, trap[1]);
+                }
+            }
+        }
+        if (signalled.isEmpty()) {
+            return null;
+        }
+        phase = "fast re-route";
+        FastRerouter.Outcome o = FastRerouter.run(t, graph, lfts, routedBy(), reroute(), routing, lftWriter, pipe,
+                signalled, since);
+        phase = "";
+        if (o == null) {
+            return null;
+        }
+        FastRerouter.Result r = o.result();
+        graph = o.graph();
+        lfts = o.lfts();
+        log.info(r.line());
+        r.failures().forEach(f -> log.warn("Fast re-route: " + f));
+        lastFast = new SweepReport.FastReroute(r.lostLinks(), r.engine(), r.partial(), r.why(), r.destinations(),
+                r.blocksWritten(), r.switches(), Duration.ofNanos(r.nanos()));
+        return lastFast;
     }
 
     /**
@@ -470,11 +541,18 @@ public final class SubnetManager {
         }
         AtomicBoolean changed = new AtomicBoolean();
         for (int s = 0; s < t.switchCount(); s++) {
+            final int sw = s;
             pipe.get(t.path(t.switchNode(s)), AttributeIds.SWITCH_INFO, 0, r -> {
                 if (!r.ok() || Topology.SI_STATE_CHANGE.get(r.data(), 0) != 0) {
                     changed.set(true);
                 }
+                if (r.ok() && Topology.SI_STATE_CHANGE.get(r.data(), 0) != 0) {
+                    lightChanged.add(sw);
+                }
             });
+        }
+        if (!lightChanged.isEmpty()) {
+            lightChangedAt = System.nanoTime();
         }
         if (t.switchCount() == 0) {
             pipe.get(new byte[0], AttributeIds.PORT_INFO, t.portNumber(t.smPort()), r -> {
@@ -558,6 +636,16 @@ public final class SubnetManager {
 
     public Lfts lfts() {
         return lfts;
+    }
+
+    /** The engine that made {@link #lfts} (null before the first heavy sweep). */
+    public String routedBy() {
+        return routed == null ? null : routed.engine();
+    }
+
+    /** How {@link #lfts} may be re-routed in part after a failure (null before the first heavy sweep). */
+    public Reroute reroute() {
+        return routed == null ? null : routed.reroute();
     }
 
     /** SMPs sent since the SM started. */

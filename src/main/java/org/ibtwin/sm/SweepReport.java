@@ -35,16 +35,31 @@ import java.util.List;
  * @param total            the whole sweep
  * @param subnetUp         no SMP of the sweep failed: the subnet is up as discovered and routed
  * @param problems         warnings, one line each
+ * @param fastReroute      the fast re-route that ran before this sweep (a trap 128 or a light sweep's port state
+ *                         change: only the destinations through the lost links, only the changed LFT blocks), with
+ *                         the time from the trap to its last LFT block written; null when none ran
  */
 public record SweepReport(int nodes, int switches, int cas, int links, List<String> degradedLinks, int endPorts,
                           int lidsKept, int lidsRestored, int lidsAssigned, int lidsUnassigned, int smLid,
                           String engine, String routingDetail, List<String> declined, long lftBlocksWritten,
                           long lftBlocksSame, int portsArmed, int portsActivated, int portsActive, long smps,
                           long failedSmps, Duration discovery, Duration lids, Duration routing, Duration lfts,
-                          Duration activation, Duration total, boolean subnetUp, List<String> problems) {
+                          Duration activation, Duration total, boolean subnetUp, List<String> problems,
+                          FastReroute fastReroute) {
     public SweepReport {
         degradedLinks = List.copyOf(degradedLinks);
         declined = List.copyOf(declined);
         problems = List.copyOf(problems);
+    }
+
+    /**
+     * A fast re-route: the links found down, the engine and whether it routed in part (else {@code why}), the LIDs
+     * re-routed, the LFT blocks written, and the time from the first trap (or light sweep) to the last block.
+     */
+    public record FastReroute(List<String> lostLinks, String engine, boolean partial, String why, int lidsRerouted,
+                              long lftBlocksWritten, int switchesWritten, Duration trapToLastLft) {
+        public FastReroute {
+            lostLinks = List.copyOf(lostLinks);
+        }
     }
 }

@@ -16,8 +16,8 @@ import org.ibtwin.transport.Smp;
 /**
  * Takes the traps SMAs send the SM (SubnTrap(Notice) to the SM's QP0): represses each one (a SubnTrapRepress with
  * the trap's TID and Notice, back to where it came from, so the SMA stops repeating it) and, for trap 128 (a link
- * state change) and 144 (a port's capabilities changed), asks for a heavy sweep. Other traps are repressed and
- * counted.
+ * state change) and 144 (a port's capabilities changed), asks for a heavy sweep; a trap 128 is also kept (the
+ * switch's LID, when it came) for the fast re-route that runs first. Other traps are repressed and counted.
  *
  * <p>Runs on the transport's delivery thread: it sends and sets a flag, never blocks.
  */
@@ -31,6 +31,10 @@ final class TrapHandler {
     private final Runnable sweep;
     private final AtomicLong traps = new AtomicLong();
     private final AtomicLong sweepTraps = new AtomicLong();
+    /** Trap 128s not yet taken: the switch's LID and when the trap arrived (System.nanoTime). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<long[]> linkTraps =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static final Field TRAP_128_LID = SmpAttributes.NOTICE_TRAP_128.field("NoticeDataLID");
 
     TrapHandler(MadTransport transport, Runnable requestSweep) {
         this.transport = transport;
@@ -59,9 +63,22 @@ final class TrapHandler {
         boolean generic = IS_GENERIC.get(mad, Smp.DATA) != 0;
         long number = TRAP_NUMBER.get(mad, Smp.DATA);
         if (generic && (number == LINK_STATE_CHANGE || number == LOCAL_CHANGES)) {
+            if (number == LINK_STATE_CHANGE && linkTraps.size() < 4096) {
+                linkTraps.add(new long[] {TRAP_128_LID.get(mad, Smp.DATA), System.nanoTime()});
+            }
             sweepTraps.incrementAndGet();
             sweep.run();
         }
+    }
+
+    /** The trap 128s since the last call, each {switch LID, arrival nanoTime}, oldest first. */
+    java.util.List<long[]> takeLinkTraps() {
+        java.util.List<long[]> out = new java.util.ArrayList<>();
+        long[] x;
+        while ((x = linkTraps.poll()) != null) {
+            out.add(x);
+        }
+        return out;
     }
 
     long traps() {

@@ -115,6 +115,7 @@ public final class DfssspEngine implements RoutingEngine {
                     + "credit loops");
         }
         return new Routed(lfts, "shortest paths balanced by channel weights, " + layers.count() + " VL"
-                + (layers.count() == 1 ? "" : "s"), layers);
+                + (layers.count() == 1 ? "" : "s"), layers, Reroute.none("its channel weights and VL layering "
+                + "balance the fabric as a whole"));
     }
 }

@@ -21,13 +21,16 @@ public final class DorEngine implements RoutingEngine {
     @Override
     public Outcome route(SwitchGraph g) {
         byte[][] hops = Balancer.hopMatrix(g);
-        Lfts lfts = Balancer.fill(g, Balancer.shortestPaths(g, hops), (s, lid, candidates, load) -> candidates[0]);
+        Balancer.Selector lowest = (s, lid, candidates, load) -> candidates[0];
+        Lfts lfts = Balancer.fill(g, Balancer.shortestPaths(g, hops), lowest);
         RoutingCheck.Layers layers = Layering.assign(g, lfts, MAX_LANES);
         if (layers == null) {
             return new Declined("dimension-order routes need more than " + MAX_LANES + " VLs to be free of credit "
                     + "loops");
         }
         return new Routed(lfts, "dimension order (lowest port of a shortest path), " + layers.count() + " VL"
-                + (layers.count() == 1 ? "" : "s"), layers);
+                + (layers.count() == 1 ? "" : "s"), layers, layers.count() == 1 ? Reroute.shortest(lowest, 1)
+                : Reroute.none("its routes are spread over " + layers.count() + " VLs, which only a full route "
+                + "assigns again"));
     }
 }

@@ -108,7 +108,7 @@ public final class FatTreeEngine implements RoutingEngine {
         int unrouted = paths.unroutedSwitchPairs();
         return new Routed(lfts, (top + 1) + " levels, " + leaves + " leaves, " + count(level, top)
                 + " switches at the top" + (unrouted == 0 ? "" : "; " + unrouted + " switch-to-switch routes "
-                + "between top switches left out"));
+                + "between top switches left out"), Reroute.upDown(rank, dmodk));
     }
 
     /**

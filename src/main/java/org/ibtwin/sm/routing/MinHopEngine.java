@@ -24,6 +24,7 @@ public final class MinHopEngine implements RoutingEngine {
             }
         }
         return new Routed(lfts, unreachable == 0 ? "shortest paths, balanced"
-                : "shortest paths, balanced; " + unreachable + " switch pairs not connected");
+                : "shortest paths, balanced; " + unreachable + " switch pairs not connected",
+                Reroute.shortest(Balancer.LEAST_USED, 0));
     }
 }

@@ -18,12 +18,19 @@ public interface RoutingEngine {
 
     /**
      * The LFTs, a line saying how (roots chosen, levels found...), and the virtual lane (the path's SL) of every
-     * route, for engines that break credit loops across lanes.
+     * route, for engines that break credit loops across lanes; and how to re-route parts of these tables after a
+     * failure ({@link Reroute}: the rule that keeps the engine's guarantees, or why none does).
      */
-    record Routed(Lfts lfts, String detail, RoutingCheck.Layers layers) implements Outcome {
+    record Routed(Lfts lfts, String detail, RoutingCheck.Layers layers, Reroute reroute) implements Outcome {
+        public Routed {
+            if (reroute == null) {
+                reroute = Reroute.none("it keeps nothing to re-route in part with");
+            }
+        }
+
         /** Routes on one lane. */
-        public Routed(Lfts lfts, String detail) {
-            this(lfts, detail, RoutingCheck.Layers.ONE);
+        public Routed(Lfts lfts, String detail, Reroute reroute) {
+            this(lfts, detail, RoutingCheck.Layers.ONE, reroute);
         }
     }
 

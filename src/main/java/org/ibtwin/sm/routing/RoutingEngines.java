@@ -84,7 +84,7 @@ public final class RoutingEngines {
 
         /** What the chain did: the engine that routed, its LFTs and detail, and who declined and why. */
         public record Result(String engine, Lfts lfts, String detail, List<String> declined,
-                             RoutingCheck.Layers layers) {
+                             RoutingCheck.Layers layers, Reroute reroute) {
         }
 
         public Result route(SwitchGraph g) {
@@ -92,7 +92,7 @@ public final class RoutingEngines {
             for (RoutingEngine e : engines) {
                 RoutingEngine.Outcome o = e.route(g);
                 if (o instanceof RoutingEngine.Routed r) {
-                    return new Result(e.name(), r.lfts(), r.detail(), declined, r.layers());
+                    return new Result(e.name(), r.lfts(), r.detail(), declined, r.layers(), r.reroute());
                 }
                 declined.add(e.name() + ": " + ((RoutingEngine.Declined) o).reason());
             }

@@ -85,6 +85,36 @@ public final class SwitchGraph {
         return destCa[lid];
     }
 
+    /**
+     * This graph with links gone: every link with an end where {@code linkGone(switch, port)} holds, and the CA (and
+     * router) LIDs of the switches where {@code casGone(switch)} holds (a failed switch takes its hosts with it).
+     * Switch numbers, ports and every other LID stay as they are.
+     */
+    public SwitchGraph without(java.util.function.BiPredicate<Integer, Integer> linkGone,
+                               java.util.function.IntPredicate casGone) {
+        Builder b = builder(switches(), top);
+        for (int s = 0; s < switches(); s++) {
+            b.setSwitch(s, guid[s], name[s], numPorts[s]);
+        }
+        for (int s = 0; s < switches(); s++) {
+            for (int p = 1; p <= numPorts[s]; p++) {
+                int t = neighbour[s][p];
+                int q = neighbourPort[s][p];
+                if (t < 0 || t < s || (t == s && q < p) || linkGone.test(s, p) || linkGone.test(t, q)) {
+                    continue;
+                }
+                b.link(s, p, t, q);
+            }
+        }
+        for (int lid = 1; lid <= top; lid++) {
+            int s = destSwitch[lid];
+            if (s >= 0 && !(destCa[lid] && casGone.test(s))) {
+                b.dest(lid, 1, s, destPort(lid), destCa[lid]);
+            }
+        }
+        return b.build();
+    }
+
     /** Builds a {@link SwitchGraph}. */
     public static final class Builder {
         private final long[] guid;

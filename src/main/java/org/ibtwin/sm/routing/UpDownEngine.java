@@ -32,7 +32,8 @@ public final class UpDownEngine implements RoutingEngine {
     @Override
     public Outcome route(SwitchGraph g) {
         if (g.switches() == 0) {
-            return new Routed(new Lfts(new byte[0][], g.top()), "no switches");
+            return new Routed(new Lfts(new byte[0][], g.top()), "no switches",
+                    Reroute.shortest(Balancer.LEAST_USED, 0));
         }
         boolean[] roots = new boolean[g.switches()];
         String how;
@@ -90,7 +91,8 @@ public final class UpDownEngine implements RoutingEngine {
         }
         int unrouted = paths.unroutedSwitchPairs();
         return new Routed(Balancer.fill(g, paths::candidates, Balancer.LEAST_USED), how + (unrouted == 0 ? ""
-                : "; " + unrouted + " switch-to-switch routes between roots left out (no up*/down* path)"));
+                : "; " + unrouted + " switch-to-switch routes between roots left out (no up*/down* path)"),
+                Reroute.upDown(rank, Balancer.LEAST_USED));
     }
 
     /** Marks the switches of least eccentricity over the leaves; returns how many. */
