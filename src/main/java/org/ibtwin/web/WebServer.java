@@ -32,6 +32,9 @@ import org.webjars.WebJarVersionLocator;
 public final class WebServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long KEEPALIVE_SECONDS = 15;
+    /** How long a node's or link's details wait for the doctor's report (a big fabric's takes a minute). */
+    static final long DETAILS_WAIT_MILLIS = 2000;
+    private volatile Object[] mapCache = {-1L, null};
     private final Monitor monitor;
     private final Events events;
     private final WhatIfs whatIfs;
@@ -135,7 +138,14 @@ public final class WebServer implements AutoCloseable {
         FabricView v = monitor.view();
         switch (what) {
             case "fabric" -> json(x, fabric(v));
-            case "map" -> json(x, MapGraph.of(v));
+            case "map" -> {
+                Object[] c = mapCache;
+                if (!c[0].equals(v.version())) {
+                    c = new Object[] {v.version(), JSON.writeValueAsBytes(MapGraph.of(v))};
+                    mapCache = c;
+                }
+                send(x, 200, "application/json; charset=utf-8", (byte[]) c[1]);
+            }
             case "map/rack" -> json(x, MapGraph.rack(v, q.getOrDefault("id", "")));
             case "node" -> {
                 FabricView.NodeRow n = v.node(q.getOrDefault("id", ""));
@@ -299,9 +309,14 @@ public final class WebServer implements AutoCloseable {
         return m;
     }
 
+    /** The doctor's findings on an element: those of its report made within 2 s, else of the last one (or none). */
     private List<Map<String, Object>> findingsAbout(FabricView v, String id) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Finding f : monitor.doctor().findings()) {
+        Report r = monitor.doctor(DETAILS_WAIT_MILLIS);
+        if (r == null) {
+            return out;
+        }
+        for (Finding f : r.findings()) {
             if (Monitor.targets(v, f).contains(id)) {
                 out.add(Map.of("id", f.id(), "severity", f.severity().label(), "title", f.title()));
             }

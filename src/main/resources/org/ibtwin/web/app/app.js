@@ -71,6 +71,7 @@ const STYLE = [
 
 /** A cytoscape map of a graph from /api/map (or a snapshot diff), laid out by tiers: a big one drawn cheaply. */
 function makeMap(container, g) {
+  if (g.preset) { g.nodes.forEach((n) => { n.data.preset = true; }); }
   const big = g.edges.length > 500;
   const style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
   const cy = cytoscape({ container, style, wheelSensitivity: 0.3,
@@ -99,6 +100,10 @@ async function loadMap() {
 
 /** Tiers top to bottom: the top tier's switches as the roots of cytoscape's breadth-first layout. */
 function layout(cy) {
+  if (cy.nodes('[?preset]').length) {   // a big fabric: the server placed it, tier by tier
+    cy.fit(undefined, 20);
+    return;
+  }
   const sw = cy.nodes('[kind="switch"]');
   const top = Math.max(...sw.map((n) => n.data('rank')).filter((r) => r < 1e6), 0);
   const roots = sw.filter((n) => n.data('rank') === top);
