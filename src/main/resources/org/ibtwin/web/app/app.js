@@ -75,7 +75,7 @@ function makeMap(container, g) {
   const big = g.edges.length > 500;
   const style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
   const cy = cytoscape({ container, style, wheelSensitivity: 0.3,
-    elements: { nodes: g.nodes, edges: g.edges }, minZoom: 0.02, maxZoom: 4, pixelRatio: big ? 1 : 'auto',
+    elements: { nodes: g.nodes, edges: g.edges }, layout: g.preset ? { name: 'preset' } : undefined, minZoom: 0.02, maxZoom: 4, pixelRatio: big ? 1 : 'auto',
     hideEdgesOnViewport: big, textureOnViewport: big });
   cy.expanded = new Set();
   layout(cy);
