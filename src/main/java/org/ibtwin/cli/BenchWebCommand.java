@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ibtwin.bench.FatTreeShape;
@@ -62,7 +64,8 @@ public final class BenchWebCommand implements Callable<Integer> {
     boolean noBrowser;
 
     @Option(names = "--screenshots", paramLabel = "<dir>",
-            description = "Save the map (web-map-<hosts>.png) and the traffic page (web-traffic-<hosts>.png) there.")
+            description = "Save the map (web-map-<hosts>.png), the traffic page (web-traffic-<hosts>.png) and a "
+                    + "what-if page (web-what-if-<hosts>.png: a leaf's uplinks pulled) there.")
     Path screenshots;
 
     @Override
@@ -145,6 +148,24 @@ public final class BenchWebCommand implements Callable<Integer> {
         return "R" + u.get("rows").get(0).get(u.get("columns").size() - 1).asText();
     }
 
+    /** The what-if the screenshot shows: a leaf's uplinks pulled, as lines of changes. */
+    private static String whatIfChanges(String base) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base
+                + "api/links?limit=100000&q=link~leaf")).build(), HttpResponse.BodyHandlers.ofString());
+        com.fasterxml.jackson.databind.JsonNode t = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
+        Map<String, List<String>> ups = new LinkedHashMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode row : t.get("rows")) {
+            String end = row.get(0).asText().split(" <-> ")[0];   // nearer the hosts first: a leaf's uplink
+            String node = end.substring(0, end.lastIndexOf('/'));
+            if (node.startsWith("leaf")) {
+                ups.computeIfAbsent(node, k -> new ArrayList<>()).add("pull-cable " + end);
+            }
+        }
+        // the second leaf (the SM runs on the first one's first host): its rack cut off from the rest
+        List<List<String>> leaves = new ArrayList<>(ups.values());
+        return String.join("\n", leaves.get(Math.min(1, leaves.size() - 1)));
+    }
+
     private void browser(PrintWriter out, String base) throws Exception {
         String missing = Chromium.missing();
         if (missing != null) {
@@ -178,7 +199,20 @@ public final class BenchWebCommand implements Callable<Integer> {
                 Thread.sleep(3000);   // a few seconds of history on the charts
                 Path traffic = screenshots.resolve("web-traffic-" + shape.hosts() + ".png");
                 Files.write(traffic, d.getScreenshotAs(OutputType.BYTES));
-                out.println("screenshots: " + map + ", " + traffic);
+                // a what-if asked for on its page: every uplink of a leaf pulled
+                js.executeScript("location.hash = '#what-if'");
+                c.await("return document.getElementById('wi-kinds').textContent.length > 0", Duration.ofMinutes(1));
+                js.executeScript("document.getElementById('wi-changes').value = arguments[0];"
+                        + "document.getElementById('wi-run').click();", whatIfChanges(base));
+                long w0 = System.nanoTime();
+                c.await("return window.ibtwin.whatIfDrawn === 0 || window.ibtwin.whatIfDrawn === -1",
+                        Duration.ofMinutes(10));
+                out.printf(Locale.ROOT, "browser: a what-if asked for on the page, its report drawn in %.1f s%n",
+                        (System.nanoTime() - w0) / 1e9);
+                Thread.sleep(1000);
+                Path whatIf = screenshots.resolve("web-what-if-" + shape.hosts() + ".png");
+                Files.write(whatIf, d.getScreenshotAs(OutputType.BYTES));
+                out.println("screenshots: " + map + ", " + traffic + ", " + whatIf);
             }
         }
     }

@@ -135,7 +135,8 @@ public final class UpCommand implements Callable<Integer> {
         String[] at = smPlace(f);
         String name = fabric == null ? "default fabric (built-in)" : fabric;
         SmLogPrinter log = new SmLogPrinter(out, err, "ibtwin up", verbose, !json);
-        try (Lab lab = Lab.of(f).sm(cfg, log).smAt(at[0], Integer.parseInt(at[1])).start()) {
+        WebView.SmEvents smLog = new WebView.SmEvents(log);
+        try (Lab lab = Lab.of(f).sm(cfg, smLog).smAt(at[0], Integer.parseInt(at[1])).start()) {
             SubnetManager manager = lab.sm();
             manager.sa().saKey(sm.saKey());
             manager.mkeys(mkeys);
@@ -147,6 +148,7 @@ public final class UpCommand implements Callable<Integer> {
             WebView view = web == null ? null : WebView.of(lab, name + ", live", fabric == null ? "default.yaml"
                     : Path.of(fabric).getFileName().toString(), web);
             if (view != null) {
+                smLog.attach(view);
                 view.watch(manager, dumps);
             } else if (dumps != null) {
                 manager.onSweep(dumps);

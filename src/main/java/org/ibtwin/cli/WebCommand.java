@@ -7,7 +7,9 @@ import org.ibtwin.diag.QueryException;
 import org.ibtwin.doctor.FabricState;
 import org.ibtwin.doctor.Sources;
 import org.ibtwin.transport.MadTransportException;
+import org.ibtwin.web.Snapshots;
 import org.ibtwin.web.WebSource;
+import org.ibtwin.web.WhatIfs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,7 +26,9 @@ import picocli.CommandLine.Model.CommandSpec;
         footer = {"", "The source, as for ibtwin doctor: a fabric file (ibnetdiscover dump, ibsim net file, fabric",
             "description or snapshot; default: the built-in fabric), --from DIR (saved outputs of the real tools),",
             "or --ibsim HOST:PORT (scanned once over MADs). A running twin's live view: ibtwin up --web, ibtwin sim",
-            "--web. Runs until killed. Exit codes: 2 bad input, 3 the live fabric could not be read."})
+            "--web. Runs until killed. A page only reads, except that the what-if page may ask for a rehearsal, which",
+            "runs on copies (the source is never changed). Exit codes: 2 bad input, 3 the live fabric could not be",
+            "read."})
 public final class WebCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -42,6 +46,14 @@ public final class WebCommand implements Callable<Integer> {
             description = "TCP port on loopback (default: ${DEFAULT-VALUE}; 0: any free port).")
     int port;
 
+    @Option(names = "--what-if", paramLabel = "FILE", description = "A saved what-if report (ibtwin what-if ... "
+            + "--json > FILE) to show on the what-if page; repeatable.")
+    java.util.List<Path> whatIf = new java.util.ArrayList<>();
+
+    @Option(names = "--snapshots", paramLabel = "DIR", description = "A directory of snapshots (ibtwin snapshot "
+            + "save) to compare on the snapshots page.")
+    Path snapshotDir;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -52,6 +64,11 @@ public final class WebCommand implements Callable<Integer> {
         if (from != null) {
             FileArgs.readable("--from", from);
         }
+        WhatIfs whatIfs = new WhatIfs(true);
+        for (Path f : whatIf) {
+            whatIfs.load(f);
+        }
+        Snapshots snapshots = snapshotDir == null ? new Snapshots(java.util.List.of()) : Snapshots.in(snapshotDir);
         boolean offline = fabric != null || from != null;
         FabricState state;
         Sources.Live live;
@@ -67,7 +84,8 @@ public final class WebCommand implements Callable<Integer> {
         }
         String name = from != null ? from + " (saved outputs)" : live != null ? live.name() + " (scanned once)"
                 : state.source();
-        try (WebView view = WebView.serve(WebSource.fixed(name, state), port, "--port")) {
+        try (WebView view = WebView.serve(WebSource.fixed(name, state), port, "--port", whatIfs,
+                snapshots)) {
             out.println("ibtwin web: " + name + ": " + state.shape());
             view.announce(out);
             Thread.currentThread().join();

@@ -13,6 +13,13 @@ public interface SmLog {
     default void progress(String line) {
     }
 
+    /**
+     * The SM's state changed (IBA 14.4: DISCOVERING, STANDBY, MASTER, NOTACTIVE), besides the {@link #info} line
+     * that says so: for a listener that wants the states, not the text (the web view's events).
+     */
+    default void stateChange(String from, String to, String why) {
+    }
+
     /** Says nothing. */
     static SmLog quiet() {
         return new SmLog() {

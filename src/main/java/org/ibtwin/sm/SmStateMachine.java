@@ -586,10 +586,12 @@ public final class SmStateMachine {
     /** {@code from} → {@code to} if the state is still {@code from} (null: any); true when it changed. */
     private boolean transition(State from, State to, String why) {
         String line;
+        State was;
         synchronized (this) {
             if (from != null && state != from) {
                 return false;
             }
+            was = state;
             line = "Entering " + to + " state (from " + state + "): " + why;
             state = to;
             agent.state(to.ordinal());
@@ -601,6 +603,7 @@ public final class SmStateMachine {
             changes.set(List.copyOf(c));
         }
         log.info(line);
+        log.stateChange(was.name(), to.name(), why);
         return true;
     }
 

@@ -14,6 +14,8 @@ import java.util.Map;
 final class MapGraph {
     /** Above this many links between switches, the map draws one edge per switch pair. */
     static final int BUNDLE_ABOVE = 1500;
+    /** Above this many links between switches, the server places the map's nodes ({@link #place}). */
+    static final int PRESET_ABOVE = 400;
 
     private MapGraph() {
     }
@@ -32,7 +34,7 @@ final class MapGraph {
                 d.put("rank", n.tier());
                 d.put("guid", n.guid());
                 d.put("lids", n.lids());
-                nodes.add(Map.of("data", d));
+                nodes.add(new LinkedHashMap<>(Map.of("data", d)));
             } else if (!n.rack().isEmpty()) {
                 racks.computeIfAbsent(n.rack(), k -> new int[1])[0]++;
                 rackName.put(n.rack(), n.rackName());
@@ -90,7 +92,7 @@ final class MapGraph {
             d.put("hosts", e.getValue()[0]);
             d.put("leaf", e.getKey().substring(1));
             d.put("health", rackHealth.getOrDefault(e.getKey(), Health.OK));
-            nodes.add(Map.of("data", d));
+            nodes.add(new LinkedHashMap<>(Map.of("data", d)));
             Map<String, Object> ed = new LinkedHashMap<>();
             ed.put("id", "E" + e.getKey());
             ed.put("source", e.getKey());
@@ -100,12 +102,101 @@ final class MapGraph {
             ed.put("lanes", 4);
             edges.add(Map.of("data", ed));
         }
+        boolean preset = switchLinks > PRESET_ABOVE;
+        if (preset) {
+            place(v, nodes);
+        }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("version", v.version());
         m.put("bundled", bundle);
+        m.put("preset", preset);
         m.put("nodes", nodes);
         m.put("edges", edges);
         return m;
+    }
+
+    /** Horizontal and vertical spacing of the preset layout, in model pixels. */
+    static final int DX = 70;
+    static final int DY = 400;
+
+    /**
+     * Positions for a big fabric's map, so the page lays nothing out: a row per tier, the top tier first; the leaves
+     * in the fabric's order, each rack below its leaf, and every higher switch at the mean place of the switches
+     * below it that it links to (then spread out evenly in that order), so a pod's switches stay together.
+     */
+    @SuppressWarnings("unchecked")
+    private static void place(FabricView v, List<Map<String, Object>> nodes) {
+        Map<String, Integer> rank = new java.util.HashMap<>();
+        java.util.TreeMap<Integer, List<String>> tiers = new java.util.TreeMap<>();
+        for (Map<String, Object> e : nodes) {
+            Map<String, Object> d = (Map<String, Object>) e.get("data");
+            if ("switch".equals(d.get("kind"))) {
+                int r = (Integer) d.get("rank");
+                rank.put((String) d.get("id"), r);
+                tiers.computeIfAbsent(r, k -> new ArrayList<>()).add((String) d.get("id"));
+            }
+        }
+        Map<String, List<String>> below = new java.util.HashMap<>();
+        for (FabricView.LinkRow l : v.links()) {
+            if (!l.switchLink()) {
+                continue;
+            }
+            Integer ra = rank.get(l.aNode());
+            Integer rb = rank.get(l.bNode());
+            if (ra == null || rb == null || ra.equals(rb)) {
+                continue;
+            }
+            String hi = ra > rb ? l.aNode() : l.bNode();
+            String lo = ra > rb ? l.bNode() : l.aNode();
+            below.computeIfAbsent(hi, k -> new ArrayList<>()).add(lo);
+        }
+        Map<String, Double> x = new java.util.HashMap<>();
+        int widest = 0;
+        for (List<String> t : tiers.values()) {
+            widest = Math.max(widest, t.size());
+        }
+        int top = 0;
+        for (int r : tiers.keySet()) {
+            top = r == Integer.MAX_VALUE ? top : Math.max(top, r);
+        }
+        // rows far enough apart that the whole map is about as wide as a screen, not a thin strip
+        double dy = Math.max(DY, (double) widest * DX / (1.6 * (top + 2)));
+        for (Map.Entry<Integer, List<String>> t : tiers.entrySet()) {
+            List<String> ids = new ArrayList<>(t.getValue());
+            if (t.getKey() > tiers.firstKey()) {
+                Map<String, Double> mean = new java.util.HashMap<>();
+                for (String id : ids) {
+                    double sum = 0;
+                    int n = 0;
+                    for (String lo : below.getOrDefault(id, List.of())) {
+                        Double p = x.get(lo);
+                        if (p != null) {
+                            sum += p;
+                            n++;
+                        }
+                    }
+                    mean.put(id, n == 0 ? Double.MAX_VALUE : sum / n);
+                }
+                ids.sort(java.util.Comparator.comparingDouble(mean::get));
+            }
+            double step = (double) widest * DX / ids.size();
+            for (int i = 0; i < ids.size(); i++) {
+                x.put(ids.get(i), (i + 0.5) * step);
+            }
+        }
+        for (Map<String, Object> e : nodes) {
+            Map<String, Object> d = (Map<String, Object>) e.get("data");
+            String id = (String) d.get("id");
+            if ("switch".equals(d.get("kind"))) {
+                int r = rank.get(id);
+                double y = (r == Integer.MAX_VALUE ? -1 : top - r) * dy;
+                e.put("position", Map.of("x", x.get(id), "y", y));
+            } else if ("rack".equals(d.get("kind"))) {
+                Double lx = x.get((String) d.get("leaf"));
+                Integer lr = rank.get((String) d.get("leaf"));
+                e.put("position", Map.of("x", lx == null ? 0 : lx, "y", ((lr == null ? 0 : top - lr) + 1.0) * dy));
+            }
+        }
     }
 
     private static Map<String, Object> edge(FabricView.LinkRow l) {

@@ -34,6 +34,7 @@ public final class Monitor implements AutoCloseable {
     private final Events events;
     private final long periodMillis;
     private final Object lock = new Object();
+    private final Object doctorLock = new Object();
     private volatile FabricView view;
     private volatile Map<String, Object> traffic = Map.of("running", false);
     private FabricState state;
@@ -299,15 +300,50 @@ public final class Monitor implements AutoCloseable {
      * {@value #DOCTOR_MILLIS} ms of a live source.
      */
     public Report doctor() {
-        synchronized (lock) {
-            if (doctor == null || doctorStale
-                    || (source.live() && System.currentTimeMillis() - doctorAt > DOCTOR_MILLIS)) {
-                FabricState s = source.live() ? source.state() : state;
-                doctor = Doctor.examine(s, new Thresholds());
+        synchronized (doctorLock) {
+            FabricState s;
+            synchronized (lock) {
+                if (doctor != null && !doctorStale
+                        && !(source.live() && System.currentTimeMillis() - doctorAt > DOCTOR_MILLIS)) {
+                    return doctor;
+                }
+                s = source.live() ? source.state() : state;
                 doctorStale = false;
+            }
+            // examined outside the view's lock: a 16,384-host fabric takes a minute, the map keeps following
+            Report r = Doctor.examine(s, new Thresholds());
+            synchronized (lock) {
+                doctor = r;
                 doctorAt = System.currentTimeMillis();
             }
-            return doctor;
+            return r;
+        }
+    }
+
+    /**
+     * The doctor's report if it is made (again) within {@code waitMillis}, else the last one made (null: none yet):
+     * a node's or link's details never wait a minute for the doctor of a big fabric.
+     */
+    public Report doctor(long waitMillis) {
+        java.util.concurrent.CompletableFuture<Report> f = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                f.complete(doctor());
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        try {
+            return f.get(waitMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            synchronized (lock) {
+                return doctor;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the doctor failed: " + e.getCause(), e.getCause());
         }
     }
 

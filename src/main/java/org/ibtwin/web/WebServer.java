@@ -32,16 +32,24 @@ import org.webjars.WebJarVersionLocator;
 public final class WebServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long KEEPALIVE_SECONDS = 15;
+    /** How long a node's or link's details wait for the doctor's report (a big fabric's takes a minute). */
+    static final long DETAILS_WAIT_MILLIS = 2000;
+    private volatile Object[] mapCache = {-1L, null};
     private final Monitor monitor;
     private final Events events;
+    private final WhatIfs whatIfs;
+    private final Snapshots snapshots;
     private final HttpServer http;
     private final ExecutorService pool;
     private final WebJarVersionLocator webjars = new WebJarVersionLocator();
     private volatile boolean closing;
 
-    private WebServer(Monitor monitor, Events events, HttpServer http, ExecutorService pool) {
+    private WebServer(Monitor monitor, Events events, WhatIfs whatIfs, Snapshots snapshots, HttpServer http,
+                      ExecutorService pool) {
         this.monitor = monitor;
         this.events = events;
+        this.whatIfs = whatIfs;
+        this.snapshots = snapshots;
         this.http = http;
         this.pool = pool;
     }
@@ -52,6 +60,15 @@ public final class WebServer implements AutoCloseable {
      * @throws IllegalArgumentException when the port cannot be bound (one line: "port 8070 of 127.0.0.1: ...")
      */
     public static WebServer start(Monitor monitor, Events events, int port) throws IOException {
+        return start(monitor, events, new WhatIfs(false), new Snapshots(List.of()), port);
+    }
+
+    /**
+     * Serves {@code monitor}'s source with its what-if reports (and the rehearsals a page asks for) and the
+     * snapshots to compare.
+     */
+    public static WebServer start(Monitor monitor, Events events, WhatIfs whatIfs, Snapshots snapshots, int port)
+            throws IOException {
         HttpServer http;
         try {
             http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
@@ -60,7 +77,7 @@ public final class WebServer implements AutoCloseable {
         }
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         http.setExecutor(pool);
-        WebServer s = new WebServer(monitor, events, http, pool);
+        WebServer s = new WebServer(monitor, events, whatIfs, snapshots, http, pool);
         http.createContext("/", s::handle);
         http.start();
         return s;
@@ -79,8 +96,13 @@ public final class WebServer implements AutoCloseable {
     private void handle(HttpExchange x) throws IOException {
         try (x) {
             String path = x.getRequestURI().getPath();
+            if (x.getRequestMethod().equals("POST") && path.equals("/api/what-if")) {
+                rehearse(x);
+                return;
+            }
             if (!x.getRequestMethod().equals("GET") && !x.getRequestMethod().equals("HEAD")) {
-                send(x, 405, "text/plain", "the web view only reads: GET\n".getBytes(StandardCharsets.UTF_8));
+                send(x, 405, "text/plain", ("the web view only reads (GET); the one POST is /api/what-if, a "
+                        + "rehearsal on copies\n").getBytes(StandardCharsets.UTF_8));
                 return;
             }
             if (path.equals("/") || path.equals("/index.html")) {
@@ -116,7 +138,14 @@ public final class WebServer implements AutoCloseable {
         FabricView v = monitor.view();
         switch (what) {
             case "fabric" -> json(x, fabric(v));
-            case "map" -> json(x, MapGraph.of(v));
+            case "map" -> {
+                Object[] c = mapCache;
+                if (!c[0].equals(v.version())) {
+                    c = new Object[] {v.version(), JSON.writeValueAsBytes(MapGraph.of(v))};
+                    mapCache = c;
+                }
+                send(x, 200, "application/json; charset=utf-8", (byte[]) c[1]);
+            }
             case "map/rack" -> json(x, MapGraph.rack(v, q.getOrDefault("id", "")));
             case "node" -> {
                 FabricView.NodeRow n = v.node(q.getOrDefault("id", ""));
@@ -138,6 +167,31 @@ public final class WebServer implements AutoCloseable {
             case "events" -> json(x, events.since(parseLong(q.get("since"))));
             case "events/stream" -> stream(x);
             case "traffic" -> json(x, monitor.traffic());
+            case "what-if" -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("rehearsals", whatIfs.rehearsals());
+                m.put("busy", whatIfs.busy());
+                m.put("changes", org.ibtwin.whatif.Change.NAMES);
+                m.put("reports", whatIfs.list());
+                json(x, m);
+            }
+            case "what-if/report" -> {
+                WhatIfs.Entry e = whatIfs.get((int) Math.min(Integer.MAX_VALUE, parseLong(q.get("id"))));
+                if (e == null) {
+                    notFound(x);
+                    return;
+                }
+                json(x, whatIf(v, e));
+            }
+            case "snapshots" -> json(x, Map.of("snapshots", snapshots.list()));
+            case "snapshots/diff" -> {
+                try {
+                    json(x, snapshots.diff(q.getOrDefault("a", ""), q.getOrDefault("b", "")));
+                } catch (IllegalArgumentException e) {
+                    send(x, 400, "application/json; charset=utf-8", JSON.writeValueAsBytes(Map.of("error",
+                            e.getMessage())));
+                }
+            }
             default -> table(x, what, q);
         }
     }
@@ -163,6 +217,45 @@ public final class WebServer implements AutoCloseable {
         m.put("total", rows.size() - 1);
         m.put("rows", rows.subList(1, Math.min(rows.size(), 1 + Math.max(0, limit))));
         json(x, m);
+    }
+
+    private static Map<String, Object> whatIf(FabricView v, WhatIfs.Entry e) {
+        Map<String, Object> m = new LinkedHashMap<>(WhatIfs.summary(e));
+        m.put("report", e.report());
+        m.put("map", WhatIfMap.of(v, e.report()));
+        return m;
+    }
+
+    /**
+     * {@code POST /api/what-if}: a rehearsal on copies of the fabric as it is now. Only {@code application/json}
+     * (a page of another site cannot send that without the browser asking first), one at a time.
+     */
+    private void rehearse(HttpExchange x) throws IOException {
+        String type = x.getRequestHeaders().getFirst("Content-Type");
+        if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            send(x, 415, "application/json; charset=utf-8", JSON.writeValueAsBytes(Map.of("error",
+                    "POST /api/what-if takes application/json: {\"changes\": [{\"change\": \"pull-cable\", "
+                            + "\"value\": \"leaf01/4\"}]}")));
+            return;
+        }
+        com.fasterxml.jackson.databind.JsonNode body;
+        try (InputStream in = x.getRequestBody()) {
+            body = JSON.readTree(in.readNBytes(1 << 20));
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            send(x, 400, "application/json; charset=utf-8", JSON.writeValueAsBytes(Map.of("error",
+                    "the body is not JSON: " + e.getOriginalMessage())));
+            return;
+        }
+        try {
+            events.add("what-if", "what-if asked for: " + (body == null ? "" : body.path("changes")));
+            WhatIfs.Entry e = whatIfs.rehearse(monitor.source().state(), monitor.source().name(),
+                    body == null ? null : body.get("changes"));
+            events.add("what-if", WhatIfs.describe(e), "", Map.of("id", e.id()));
+            json(x, whatIf(monitor.view(), e));
+        } catch (WhatIfs.Refused e) {
+            send(x, e.status(), "application/json; charset=utf-8",
+                    JSON.writeValueAsBytes(Map.of("error", e.getMessage())));
+        }
     }
 
     private static Map<String, Object> fabric(FabricView v) {
@@ -216,9 +309,14 @@ public final class WebServer implements AutoCloseable {
         return m;
     }
 
+    /** The doctor's findings on an element: those of its report made within 2 s, else of the last one (or none). */
     private List<Map<String, Object>> findingsAbout(FabricView v, String id) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Finding f : monitor.doctor().findings()) {
+        Report r = monitor.doctor(DETAILS_WAIT_MILLIS);
+        if (r == null) {
+            return out;
+        }
+        for (Finding f : r.findings()) {
             if (Monitor.targets(v, f).contains(id)) {
                 out.add(Map.of("id", f.id(), "severity", f.severity().label(), "title", f.title()));
             }

@@ -191,4 +191,17 @@ class WebBrowserTest {
         assertThat((String) js("return document.getElementById('events').textContent"))
                 .contains("leaf01/21 <-> spine01/1: down").contains("console Unlink \"leaf01\" 21");
     }
+
+    @Test
+    @Order(6)
+    void theSmsStateChangesAreEvents() throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url
+                + "api/events")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.body()).contains("\"kind\":\"sm\"").contains("SM DISCOVERING -> MASTER")
+                .contains("\"state\":\"MASTER\"");
+        driver.get(url + "#events");
+        waitFor("document.querySelector('#events li[data-kind=\"sm\"]')", Duration.ofSeconds(10));
+        assertThat(driver.findElement(By.cssSelector("#events li[data-kind=\"sm\"]")).getText())
+                .contains("SM DISCOVERING -> MASTER");
+    }
 }

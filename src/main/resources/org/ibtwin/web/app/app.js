@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 const api = (path) => fetch('/api/' + path).then((r) => { if (!r.ok) throw new Error(path + ': ' + r.status); return r.json(); });
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 const TABLES = ['devices', 'ports', 'links', 'cables', 'partitions', 'sms'];
+const DIFF_COLOURS = { added: '#1a9a3a', gone: '#d02020', changed: '#f0a000', same: '#b8b8b8' };
 const COLOURS = { ok: '#4a9a4a', degraded: '#f0a000', errors: '#b040c0', congested: '#e06010', down: '#d02020' };
 const TIER_COLOURS = { leaf: '#2f6fb0', spine: '#6a4fb0', core: '#a03a7a', host: '#6f8f6f' };
 
@@ -25,6 +26,10 @@ function route() {
     loadTraffic();
   } else if (page === 'doctor') {
     loadDoctor();
+  } else if (page === 'what-if') {
+    loadWhatIfs(arg && arg.startsWith('id=') ? Number(arg.substring(3)) : null);
+  } else if (page === 'snapshots') {
+    loadSnapshots();
   }
 }
 window.addEventListener('hashchange', route);
@@ -45,19 +50,45 @@ const STYLE = [
   { selector: 'edge[health="down"]', style: { 'line-style': 'dashed' } },
   { selector: 'edge[health="degraded"], edge[health="errors"], edge[health="down"]', style: { 'z-index': 10 } },
   { selector: ':selected', style: { 'overlay-color': '#39f', 'overlay-opacity': 0.25, 'overlay-padding': 6 } },
+  // what-if and snapshot maps: what the report or the diff is about
+  { selector: '.dim', style: { opacity: 0.25 } },
+  { selector: 'edge.route-before', style: { 'line-color': '#2f6fb0', width: 7, opacity: 1, 'z-index': 20, 'line-style': 'solid' } },
+  { selector: 'edge.route-after', style: { 'line-color': '#10a0a0', width: 7, opacity: 1, 'z-index': 21, 'line-style': 'solid' } },
+  { selector: 'edge.route-before.route-after', style: { 'line-color': '#6a4fb0' } },
+  { selector: 'edge.rising', style: { 'line-color': '#e06010', width: 5, opacity: 1, 'z-index': 15 } },
+  { selector: 'edge.changed', style: { 'line-color': '#d02020', width: 8, opacity: 1, 'z-index': 30, 'line-style': 'dashed' } },
+  { selector: 'node.changed', style: { 'border-width': 5, 'border-color': '#d02020', opacity: 1 } },
+  { selector: 'node.end', style: { 'border-width': 4, 'border-color': '#2f6fb0', opacity: 1, 'font-weight': 'bold' } },
+  { selector: 'node.on-route', style: { opacity: 1 } },
+  { selector: '[diff]', style: { opacity: 1 } },
+  { selector: 'edge[diff]', style: { 'line-color': (e) => DIFF_COLOURS[e.data('diff')], 'line-style': 'solid' } },
+  { selector: 'edge[diff="gone"]', style: { 'line-style': 'dashed', width: 5, 'z-index': 20 } },
+  { selector: 'edge[diff="added"], edge[diff="changed"]', style: { width: 5, 'z-index': 20 } },
+  { selector: 'node[diff="added"], node[diff="gone"], node[diff="changed"]', style: { 'border-width': 5,
+    'border-color': (n) => DIFF_COLOURS[n.data('diff')] } },
+  { selector: 'node[diff="gone"]', style: { 'border-style': 'dashed' } },
 ];
+
+/** A cytoscape map of a graph from /api/map (or a snapshot diff), laid out by tiers: a big one drawn cheaply. */
+function makeMap(container, g) {
+  if (g.preset) { g.nodes.forEach((n) => { n.data.preset = true; }); }
+  const big = g.edges.length > 500;
+  const style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
+  const cy = cytoscape({ container, style, wheelSensitivity: 0.3,
+    elements: { nodes: g.nodes, edges: g.edges }, layout: g.preset ? { name: 'preset' } : undefined, minZoom: 0.02, maxZoom: 4, pixelRatio: big ? 1 : 'auto',
+    hideEdgesOnViewport: big, textureOnViewport: big });
+  cy.expanded = new Set();
+  layout(cy);
+  return cy;
+}
 
 async function loadMap() {
   const t0 = performance.now();
   const g = await api('map');
   // a big fabric: straight (haystack) edges, hidden while panning, one pixel a CSS pixel: it stays responsive
-  const big = g.edges.length > 500;
-  const style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
-  const cy = ibtwin.cy = cytoscape({ container: $('cy'), style, wheelSensitivity: 0.3,
-    elements: { nodes: g.nodes, edges: g.edges }, minZoom: 0.02, maxZoom: 4, pixelRatio: big ? 1 : 'auto',
-    hideEdgesOnViewport: big, textureOnViewport: big });
+  const cy = ibtwin.cy = makeMap($('cy'), g);
+  ibtwin.expanded = cy.expanded;
   ibtwin.bundled = g.bundled;
-  layout();
   cy.one('render', () => {
     ibtwin.firstPaint = performance.now() - t0;
   });
@@ -68,8 +99,11 @@ async function loadMap() {
 }
 
 /** Tiers top to bottom: the top tier's switches as the roots of cytoscape's breadth-first layout. */
-function layout() {
-  const cy = ibtwin.cy;
+function layout(cy) {
+  if (cy.nodes('[?preset]').length) {   // a big fabric: the server placed it, tier by tier
+    cy.fit(undefined, 20);
+    return;
+  }
   const sw = cy.nodes('[kind="switch"]');
   const top = Math.max(...sw.map((n) => n.data('rank')).filter((r) => r < 1e6), 0);
   const roots = sw.filter((n) => n.data('rank') === top);
@@ -100,12 +134,11 @@ function summary() {
   ibtwin.counts = { switches, racks: racks.length, hosts };
 }
 
-async function expand(rackId) {
-  const cy = ibtwin.cy;
+async function expand(rackId, cy = ibtwin.cy) {
   const rack = cy.getElementById(rackId);
-  if (!rack.length || ibtwin.expanded.has(rackId)) { return; }
+  if (!rack.length || cy.expanded.has(rackId)) { return; }
+  cy.expanded.add(rackId);
   const g = await api('map/rack?id=' + encodeURIComponent(rackId));
-  ibtwin.expanded.add(rackId);
   cy.add(g.nodes);
   cy.add(g.edges);
   cy.getElementById('E' + rackId).style('display', 'none');
@@ -276,7 +309,7 @@ function listen() {
       healthTimer = setTimeout(refreshHealth, 100);
     }
   };
-  ['link', 'sweep', 'console', 'source', 'traffic', 'sm'].forEach((k) => es.addEventListener(k, on));
+  ['link', 'sweep', 'console', 'source', 'traffic', 'sm', 'what-if'].forEach((k) => es.addEventListener(k, on));
 }
 
 // ------------------------------------------------------------------------------------------------ traffic
@@ -345,6 +378,165 @@ async function loadDoctor() {
     `<pre>${f.evidence.map(esc).join('\n')}</pre><p>fix: ${esc(f.fix)}</p></div>`).join('');
 }
 
+// ------------------------------------------------------------------------------------------------ what-if
+/** Parses the changes box: one change a line, as a --changes file writes it ("pull-cable leaf01/4"). */
+function parseChanges(text) {
+  return text.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l).map((l) => {
+    const m = l.match(/^-*([a-z-]+)(?:[\s=]+(.*))?$/);
+    return m ? { change: m[1], value: m[2] === undefined ? null : m[2].trim() } : { change: l, value: null };
+  });
+}
+
+async function loadWhatIfs(id) {
+  const w = await api('what-if');
+  ibtwin.whatIfs = w;
+  $('wi-form').style.display = w.rehearsals ? '' : 'none';
+  $('wi-kinds').textContent = w.changes.join(', ');
+  $('wi-reports').innerHTML = w.reports.map((r) => `<li data-id="${r.id}"><a href="#what-if/id=${r.id}">#${r.id}</a> ` +
+    `${esc(r.changes.join('; '))}: <b class="${r.lost ? 'h-down' : 'h-ok'}">${r.lost} pairs lost</b>, ${r.gained} gained ` +
+    `<span class="hint">(${esc(r.origin)}, ${esc(r.time)})</span></li>`).join('') || '<li class="hint">No report yet.</li>';
+  const pick = id || (w.reports.length ? w.reports[0].id : null);
+  if (pick && pick !== ibtwin.whatIfShown) { await showWhatIf(pick); }
+}
+
+async function rehearse(ev) {
+  ev.preventDefault();
+  const changes = parseChanges($('wi-changes').value);
+  $('wi-status').textContent = 'rehearsing on two copies of the fabric ...';
+  $('wi-run').disabled = true;
+  try {
+    const r = await fetch('/api/what-if', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ changes }) });
+    const body = await r.json().catch(() => ({ error: 'HTTP ' + r.status }));
+    if (!r.ok) { $('wi-status').textContent = 'refused: ' + body.error; return; }
+    $('wi-status').textContent = `report #${body.id} ready`;
+    ibtwin.whatIfShown = null;
+    location.hash = '#what-if/id=' + body.id;
+    await loadWhatIfs(body.id);
+  } catch (e) {
+    $('wi-status').textContent = 'failed: ' + e;
+  } finally {
+    $('wi-run').disabled = false;
+  }
+}
+
+function section(title, rows) {
+  return `<h4>${esc(title)}</h4>` + kv(rows);
+}
+
+async function showWhatIf(id) {
+  const e = await api('what-if/report?id=' + id);
+  ibtwin.whatIfShown = id;
+  ibtwin.whatIf = e;
+  const r = e.report;
+  const reach = r.reachability;
+  const groups = e.map.groups;
+  let h = `<h3 id="wi-title">#${e.id}: ${esc(r.changes.join('; '))}</h3><p class="hint">${esc(r.fabric)} — ${esc(e.origin)}</p>`;
+  h += (r.sm_problems || []).map((p) => `<p class="h-down">SM: ${esc(p)}</p>`).join('');
+  h += `<p id="wi-summary"><b class="${reach.lost ? 'h-down' : 'h-ok'}">${reach.lost ? 'LOST' : 'lost'}: ${reach.lost.toLocaleString()} of ` +
+    `${reach.pairs.toLocaleString()} host pairs</b> (${reach.hosts} hosts; ${reach.talk_before.toLocaleString()} pairs talk before, ` +
+    `${reach.talk_after.toLocaleString()} after); gained ${reach.gained.toLocaleString()}</p>`;
+  if (groups.length) {
+    h += '<table id="wi-groups"><tr><th></th><th>cause</th><th>pairs</th><th>e.g.</th><th>route before / after</th></tr>' +
+      groups.map((g, i) => `<tr data-i="${i}" class="wi-group"><td>${g.side}</td><td>${esc(g.cause)}</td><td>${g.pairs.toLocaleString()}</td>` +
+        `<td>${esc(g.example)}</td><td><span class="route-b">${esc(g.routeBefore)}</span><br><span class="route-a">${esc(g.routeAfter)}</span></td></tr>`).join('') +
+      '</table><p class="hint">Click a row to draw its routes: <span class="route-b">before</span>, <span class="route-a">after</span>, ' +
+      '<span class="h-down">what changed</span>, <span class="h-congested">links whose load rises</span>.</p>';
+  }
+  const p = r.partitions;
+  h += section('Partitions', [['ports changing membership', p.ports_changed], ...p.ports.map((l) => ['', l]),
+    ...p.ipoib_groups.map((l) => ['IPoIB', l]), ['the SM\'s own port', `${p.sm_port_before} -> ${p.sm_port_after}`]]);
+  const sm = r.sm;
+  const loop = (b) => (b === undefined ? 'not known' : b ? 'YES' : 'none');
+  h += `<div id="wi-sm">` + section('Subnet manager', [['master before', sm.master_before || 'none'], ['master after', sm.master_after || 'none'],
+    ['LIDs that change', sm.lids_changed], ...sm.lids.map((l) => ['', l]),
+    ['LFT blocks to write', `${sm.lft_blocks_to_write} on ${sm.lft_switches} switches`],
+    ['credit loop', `before ${loop(sm.credit_loop_before)}, after ${loop(sm.credit_loop_after)}`]]) + '</div>';
+  h += '<h4>Bandwidth</h4><table id="wi-bandwidth"><tr><th>pattern</th><th>aggregate Gb/s</th><th>worst pair Gb/s</th><th>worst pair after</th></tr>' +
+    r.bandwidth.map((b) => `<tr><td>${esc(b.pattern)}</td><td>${b.aggregate_Gb_per_sec_before} → ${b.aggregate_Gb_per_sec_after}</td>` +
+      `<td>${b.worst_pair_Gb_per_sec_before} → ${b.worst_pair_Gb_per_sec_after}</td><td class="wrap">${esc(b.worst_pair_after || '')}</td></tr>`).join('') + '</table>';
+  if (r.links_load_rising.length) {
+    h += '<h4>Links whose load rises most</h4><table><tr><th>link</th><th>all-to-all pairs</th><th>shift streams</th></tr>' +
+      r.links_load_rising.map((l) => `<tr><td>${esc(l.link)}</td><td>${l.all_to_all_pairs_before} → ${l.all_to_all_pairs_after}</td>` +
+        `<td>${l.shift_streams_before} → ${l.shift_streams_after}</td></tr>`).join('') + '</table>';
+  }
+  h += (r.notes || []).map((n) => `<p class="hint">note: ${esc(n)}</p>`).join('');
+  $('wi-report').innerHTML = h;
+  document.querySelectorAll('#wi-groups .wi-group').forEach((row) => { row.onclick = () => drawWhatIf(Number(row.dataset.i)); });
+  await whatIfMap(e);
+  await drawWhatIf(groups.length ? 0 : -1);
+}
+
+async function whatIfMap(e) {
+  if (ibtwin.wcy) { ibtwin.wcy.destroy(); }
+  const g = await api('map');
+  const cy = ibtwin.wcy = makeMap($('wcy'), g);
+  for (const r of e.map.racks) { await expand(r, cy); }
+  cy.fit(undefined, 20);
+  cy.on('tap', 'node, edge', (ev) => { $('wi-picked').textContent = ev.target.data('label') || ev.target.id(); });
+}
+
+/** The map element a link id is drawn as: the link, its bundle, or its rack's edge (while the rack is folded). */
+function drawn(cy, id) {
+  let el = cy.getElementById(id);
+  if (el.length) { return el; }
+  el = cy.edges().filter((x) => (x.data('links') || []).includes(id));
+  return el;
+}
+
+async function drawWhatIf(i) {
+  const cy = ibtwin.wcy;
+  const m = ibtwin.whatIf.map;
+  cy.batch(() => {
+    cy.elements().removeClass('route-before route-after changed rising end on-route').addClass('dim');
+    const mark = (ids, cls) => ids.forEach((id) => {
+      const el = drawn(cy, id);
+      el.removeClass('dim').addClass(cls);
+      if (el.isEdge && el.isEdge()) { el.connectedNodes().removeClass('dim').addClass('on-route'); }
+    });
+    m.rising.forEach((r) => mark([r.linkId], 'rising'));
+    if (i >= 0) {
+      const g = m.groups[i];
+      mark(g.before, 'route-before');
+      mark(g.after, 'route-after');
+      g.ends.forEach((id) => cy.getElementById(id).removeClass('dim').addClass('end'));
+    }
+    mark(m.changed, 'changed');
+  });
+  ibtwin.whatIfDrawn = i;
+  document.querySelectorAll('#wi-groups .wi-group').forEach((row) => row.classList.toggle('picked', Number(row.dataset.i) === i));
+  const lit = cy.elements('.route-before, .route-after, .changed, .end');
+  cy.fit(lit.length ? lit.union(lit.connectedNodes()) : undefined, 40);
+}
+
+// ------------------------------------------------------------------------------------------------ snapshots
+async function loadSnapshots() {
+  const s = await api('snapshots');
+  const opts = s.snapshots.map((x) => `<option value="${esc(x.name)}">${esc(x.name)} — ${esc(x.source)} at ${esc(x.time)} (${x.nodes} nodes, ${x.links} links)</option>`).join('');
+  if ($('snap-a').dataset.filled !== String(s.snapshots.length)) {
+    $('snap-a').innerHTML = opts;
+    $('snap-b').innerHTML = opts;
+    if (s.snapshots.length > 1) { $('snap-b').selectedIndex = s.snapshots.length - 1; }
+    $('snap-a').dataset.filled = String(s.snapshots.length);
+  }
+  $('snap-none').style.display = s.snapshots.length ? 'none' : '';
+}
+
+async function compareSnapshots(ev) {
+  if (ev) { ev.preventDefault(); }
+  const a = $('snap-a').value;
+  const b = $('snap-b').value;
+  const d = await api('snapshots/diff?a=' + encodeURIComponent(a) + '&b=' + encodeURIComponent(b));
+  ibtwin.snapshotDiff = d;
+  const c = d.map.counts;
+  $('snap-summary').innerHTML = `<b>${esc(a)}</b> → <b>${esc(b)}</b>: ` + ['added', 'gone', 'changed'].map((k) =>
+    `<span class="d-${k}">${c[k]} ${k}</span>`).join(', ') + ` on the map, ${c.same} the same` + (d.empty ? ' — no differences' : '');
+  $('snap-text').textContent = d.text;
+  if (ibtwin.scy) { ibtwin.scy.destroy(); }
+  ibtwin.scy = makeMap($('scy'), d.map);
+  ibtwin.scy.on('tap', 'node, edge', (e) => { $('snap-picked').textContent = `${e.target.data('label') || e.target.id()}: ${e.target.data('diff')}`; });
+}
+
 // ------------------------------------------------------------------------------------------------ start
 (async () => {
   const f = await api('fabric');
@@ -357,5 +549,7 @@ async function loadDoctor() {
   $('map-search').addEventListener('keydown', (e) => { if (e.key === 'Enter') { search(e.target.value); } });
   $('map-fit').onclick = () => ibtwin.cy.fit(undefined, 20);
   $('map-collapse').onclick = collapse;
+  $('wi-form').addEventListener('submit', rehearse);
+  $('snap-form').addEventListener('submit', compareSnapshots);
   route();
 })();
