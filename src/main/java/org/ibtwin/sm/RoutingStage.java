@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.ibtwin.sm.routing.Lfts;
+import org.ibtwin.sm.routing.Reroute;
 import org.ibtwin.sm.routing.RoutingCheck;
 import org.ibtwin.sm.routing.RoutingEngines;
 import org.ibtwin.sm.routing.SwitchGraph;
@@ -78,12 +79,14 @@ final class RoutingStage {
                 List<String> declined = new ArrayList<>();
                 declined.add(HELD + ": switch " + g.name(s) + " holds no saved table");
                 declined.addAll(r.declined());
-                return new RoutingEngines.Chain.Result(r.engine(), r.lfts(), r.detail(), declined, r.layers());
+                return new RoutingEngines.Chain.Result(r.engine(), r.lfts(), r.detail(), declined, r.layers(),
+                        r.reroute());
             }
             out[s] = Lfts.empty(g.top());
             System.arraycopy(t, 0, out[s], 0, Math.min(t.length, g.top() + 1));
         }
         return new RoutingEngines.Chain.Result(HELD, new Lfts(out, g.top()), "the forwarding tables the fabric "
-                + "holds", List.of(), RoutingCheck.Layers.ONE);
+                + "holds", List.of(), RoutingCheck.Layers.ONE,
+                Reroute.none("the tables are the fabric's own, held, not an engine's: a failure routes in full"));
     }
 }

@@ -61,7 +61,7 @@ public final class Reroute {
     }
 
     /** No partial re-route for this engine's tables: why. */
-    static Reroute none(String why) {
+    public static Reroute none(String why) {
         return new Reroute(Kind.NONE, null, null, 0, why);
     }
 
