@@ -137,7 +137,12 @@ public final class Compare {
                 smProblems.add("locked out: " + w);
             }
         }
-        int[] smTable = after.smPortGuid() == 0 ? null : after.pkeys().apply(port(after, after.smPortGuid()));
+        Port smAfterPort = after.smPortGuid() == 0 ? null : port(after, after.smPortGuid());
+        if (after.smPortGuid() != 0 && smAfterPort == null && port(before, after.smPortGuid()) != null) {
+            smProblems.add("cut off: the SM's own port is no longer in the fabric after the change: it reaches no "
+                    + "other port");
+        }
+        int[] smTable = smAfterPort == null ? null : after.pkeys().apply(smAfterPort);
         if (smTable != null && !Partitions.isFullMember(smTable, Partitions.DEFAULT) && smProblems.stream()
                 .noneMatch(s -> s.startsWith("locked out"))) {
             smProblems.add("locked out: the SM's own port is not a full member of the Default partition (0x7fff): "
@@ -439,7 +444,7 @@ public final class Compare {
         }
         Port p = port(side, side.smPortGuid());
         if (p == null) {
-            return String.format(Locale.ROOT, "0x%016x", side.smPortGuid());
+            return String.format(Locale.ROOT, "port GUID 0x%016x, not in the fabric", side.smPortGuid());
         }
         int[] k = side.pkeys().apply(p);
         if (k == null) {

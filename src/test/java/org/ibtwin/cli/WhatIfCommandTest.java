@@ -116,6 +116,15 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void pullingTheSmsOwnCableSaysTheSmIsCutOff() throws Exception {
+        // node001 is the SM's host: its only cable pulled, it loses its 8 pairs and sweeps nothing more
+        JsonNode j = run(1, thin, "--pull-cable", "node001/1");
+        assertThat(j.path("reachability").path("lost").asLong()).isEqualTo(8);
+        assertThat(j.path("sm_problems").get(0).asText()).startsWith("cut off: the SM's own port");
+        assertThat(j.path("partitions").path("sm_port_after").asText()).endsWith("not in the fabric");
+    }
+
+    @Test
     void drainingOneOfTwoSpinesLosesNoPairAndHalvesTheCrossLeafShift() throws Exception {
         JsonNode j = run(0, twoSpines, "--drain-switch", "spine02");
         assertThat(j.path("reachability").path("lost").asLong()).isZero();
