@@ -1,6 +1,7 @@
 package org.ibtwin.sm;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Field;
@@ -189,8 +190,24 @@ final class PortActivator {
         for (Field f : NO_CHANGE) {
             f.set(pi, 0, 0);
         }
+        pipe.set(pathTo(t, g), AttributeIds.PORT_INFO, t.portNumber(g), pi, cb);
+    }
+
+    /**
+     * The directed route an SMP for port {@code g} takes: a switch's by the switch's path; a CA port's through the
+     * switch port facing it, so that the SMP arrives at the port it sets (a CA answers PortInfo for the port an SMP
+     * came in by, and a CA's second port is not reached through its first); the SM's own port locally.
+     */
+    private static byte[] pathTo(Topology t, int g) {
         int n = t.portNode(g);
-        pipe.set(t.path(n), AttributeIds.PORT_INFO, t.portNumber(g), pi, cb);
+        int r = t.remote(g);
+        if (t.isSwitch(n) || g == t.smPort() || r < 0 || !t.isSwitch(t.portNode(r))) {
+            return t.path(n);
+        }
+        byte[] sp = t.path(t.portNode(r));
+        byte[] path = Arrays.copyOf(sp, sp.length + 1);
+        path[sp.length] = (byte) t.portNumber(r);
+        return path;
     }
 
     private static void report(List<String> failures, String line) {
