@@ -44,7 +44,7 @@ class WebCommandTest {
                 Thread.sleep(20);
             }
             assertThat(out.toString()).contains("ibtwin web: default (built-in): 65 nodes (5 switches, 60 CAs), "
-                    + "120 links").contains("web view on http://127.0.0.1:24761/ (read-only;");
+                    + "120 links").contains("web view on http://127.0.0.1:24761/ (read-only, what-ifs on copies;");
             String base = "http://127.0.0.1:24761/";
 
             JsonNode f = json(base + "api/fabric");
