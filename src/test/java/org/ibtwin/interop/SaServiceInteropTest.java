@@ -34,25 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("interop")
 class SaServiceInteropTest {
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
-    private static final String NET = """
-            Switch 8 "sw1"
-            [1] "H-h1"[1]
-            [2] "H-h2"[1]
-            [3] "H-h3"[1]
-            [4] "H-h4"[1]
-
-            Hca 1 "H-h1"
-            [1] "sw1"[1]
-
-            Hca 1 "H-h2"
-            [1] "sw1"[2]
-
-            Hca 1 "H-h3"
-            [1] "sw1"[3]
-
-            Hca 1 "H-h4"
-            [1] "sw1"[4]
-            """;
+    private static final String NET = RemoteIbsim.FOUR_CAS;
     /** h2 and h3 in blue; h4 not. */
     private static final String PARTITIONS = """
             Default=0x7fff : ALL=full ;
