@@ -10,7 +10,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.ibtwin.gen.FatTree;
-import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.lab.Lab;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
@@ -21,6 +20,7 @@ import org.ibtwin.sm.SmLog;
 import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -37,14 +37,8 @@ public final class BenchRerouteCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
-    int hosts;
-
-    @Option(names = "--levels", defaultValue = "3", description = "Fat tree levels (default: ${DEFAULT-VALUE}).")
-    int levels;
-
-    @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
-    int radix;
+    @Mixin
+    FatTreeShape shape;
 
     @Option(names = {"-R", "--routing-engine"}, defaultValue = "ftree",
             description = "Routing engines (default: ${DEFAULT-VALUE}).")
@@ -54,21 +48,41 @@ public final class BenchRerouteCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE}): a leaf's uplink, then links higher up.")
     int pulls;
 
+    @Option(names = "--ibsim", paramLabel = "<hosts>", description = "Instead: ibtwin's SM vs real OpenSM (opensm -e, "
+            + "sweeping whole) on real ibsim -r, a fresh ibsim for each, on a fat tree of this many hosts (as bench "
+            + "sm --ibsim sizes it); one cable pulled at ibsim's console.")
+    String ibsim;
+
+    @Option(names = "--port", defaultValue = "17800",
+            description = "With --ibsim: lowest UDP port for the simulators (they take ranges of 11 up to +90).")
+    int port;
+
+    @Option(names = "--timeout", defaultValue = "600",
+            description = "With --ibsim: seconds each wait may take (default: ${DEFAULT-VALUE}).")
+    int timeout;
+
+    @Option(names = "--keep", paramLabel = "<dir>", description = "With --ibsim: keep the topology and logs there.")
+    java.nio.file.Path keep;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (pulls < 1 || hosts < 2) {
+        if (ibsim != null) {
+            return new BenchRerouteIbsim(ibsim, pulls, engines, timeout, port, keep).run(out, spec.commandLine().getErr());
+        }
+        if (pulls < 1 || shape.hosts() < 2) {
             throw new IllegalArgumentException("--pulls must be 1 or more and --hosts 2 or more");
         }
-        Fabric fabric = FatTree.build(FatTreeSpec.of(levels, radix, hosts).withSpeed(LinkSpeed.NDR));
+        Fabric fabric = FatTree.build(shape.spec(LinkSpeed.NDR));
         List<Port[]> cables = cables(fabric, pulls);
         SmConfig cfg = SmConfig.defaults().withRouting(engines, null).withSweepInterval(Duration.ZERO);
         LinkedBlockingQueue<SweepReport> reports = new LinkedBlockingQueue<>();
         try (Lab lab = Lab.of(fabric).sm(cfg, SmLog.quiet()).smAt(fabric.cas().get(0).name()).start()) {
             SubnetManager sm = lab.sm();
             sm.onSweep((m, r) -> reports.add(r));
-            out.printf(Locale.ROOT, "%d-level fat tree, radix %d: %,d hosts, %,d switches; ibtwin's SM at %s, routing "
-                    + "%s%n", levels, radix, hosts, fabric.switches().size(), fabric.cas().get(0).name(),
+            out.printf(Locale.ROOT, "fat-tree-%d (%d levels, radix %d, NDR): %,d hosts, %,d switches, in process; "
+                    + "ibtwin's SM at %s, routing %s%n", shape.hosts(), shape.levels(), shape.radix(), shape.hosts(),
+                    fabric.switches().size(), fabric.cas().get(0).name(),
                     String.join(",", sm.routingChain()));
             out.flush();
             AtomicBoolean stop = new AtomicBoolean();
@@ -119,7 +133,7 @@ public final class BenchRerouteCommand implements Callable<Integer> {
     }
 
     /** {@code n} inter-switch cables: the first leaf's first uplink, then one link a level higher, and so on. */
-    private static List<Port[]> cables(Fabric f, int n) {
+    static List<Port[]> cables(Fabric f, int n) {
         List<Port[]> out = new ArrayList<>();
         List<Node> switches = f.switches();
         for (int i = 0; out.size() < n && i < switches.size(); i += Math.max(1, switches.size() / n)) {

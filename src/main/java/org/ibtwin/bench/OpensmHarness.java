@@ -160,8 +160,20 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
      * ({@link Processes#stop}).
      */
     public RealIbsim startIbsim(Path ibsim, Fabric f, Path topo, Path dir) throws IOException, InterruptedException {
+        return startIbsim(ibsim, f, topo, dir, false);
+    }
+
+    /**
+     * {@link #startIbsim(Path, Fabric, Path, Path)}, with {@code console}: without {@code -n}, ibsim's console
+     * reading the process's stdin ({@code Unlink "S-..."[40]} written there pulls a cable).
+     */
+    public RealIbsim startIbsim(Path ibsim, Fabric f, Path topo, Path dir, boolean console)
+            throws IOException, InterruptedException {
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(ibsim.toString(), "-l", "0", "-s", "-n"));
+        List<String> cmd = new ArrayList<>(List.of(ibsim.toString(), "-l", "0", "-s"));
+        if (!console) {
+            cmd.add("-n");
+        }
         if (!local) {
             cmd.add(1, "-r");
         }
@@ -175,7 +187,8 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
             cmd.set(cmd.indexOf("-l") + 1, Integer.toString(port));
             String sockname = "ibtwin-bench-" + ProcessHandle.current().pid() + "-" + port;
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+                    .redirectOutput(log.toFile()).redirectInput(console ? ProcessBuilder.Redirect.PIPE
+                            : ProcessBuilder.Redirect.from(new File("/dev/null")));
             pb.environment().remove("LD_PRELOAD");
             pb.environment().put("IBSIM_SOCKNAME", sockname);
             t0 = System.nanoTime();
@@ -230,19 +243,7 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
     public OpensmRun opensm(Path opensm, Path so, Endpoint at, String simHost, Path dir, Process simulator)
             throws IOException, InterruptedException {
         Path log = dir.resolve("opensm.log");
-        List<String> cmd = new ArrayList<>(List.of(opensm.toString(), "-o", "-e", "-f", log.toString(), "-R",
-                routing));
-        cmd.addAll(opensmArgs);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("opensm.out").toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Map<String, String> env = pb.environment();
-        env.remove("SIM_SET_ISSM");
-        env.put("LD_PRELOAD", so.toString());
-        at.pointAt(env);
-        env.put("SIM_HOST", simHost);
-        env.put("OSM_CACHE_DIR", dir.toString());
-        env.put("OSM_TMP_DIR", dir.toString());
+        ProcessBuilder pb = opensmProcess(opensm, so, at, simHost, dir, true);
         long launchMillis = System.currentTimeMillis();
         long t0 = System.nanoTime();
         Process p = pb.start();
@@ -325,6 +326,35 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
         return new OpensmRun(exit, launchToExit, launchToUp, firstToUp, errs, rss, note);
     }
 
+
+    /**
+     * {@code opensm -e -f DIR/opensm.log -R routing [opensmArgs]} attached at {@code simHost} of the simulator at
+     * {@code at} under libumad2sim, running on as a master SM (no {@code -o}) until the caller stops it
+     * ({@link Processes#stop}); its output in {@code DIR/opensm.out}.
+     */
+    public Process startOpensm(Path opensm, Path so, Endpoint at, String simHost, Path dir) throws IOException {
+        return opensmProcess(opensm, so, at, simHost, dir, false).start();
+    }
+
+    private ProcessBuilder opensmProcess(Path opensm, Path so, Endpoint at, String simHost, Path dir, boolean once) {
+        List<String> cmd = new ArrayList<>(List.of(opensm.toString(), "-e", "-f", dir.resolve("opensm.log").toString(),
+                "-R", routing));
+        if (once) {
+            cmd.add(1, "-o");
+        }
+        cmd.addAll(opensmArgs);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("opensm.out").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        Map<String, String> env = pb.environment();
+        env.remove("SIM_SET_ISSM");
+        env.put("LD_PRELOAD", so.toString());
+        at.pointAt(env);
+        env.put("SIM_HOST", simHost);
+        env.put("OSM_CACHE_DIR", dir.toString());
+        env.put("OSM_TMP_DIR", dir.toString());
+        return pb;
+    }
 
     /** "Nov 30 05:56:48 375645": this year (or last, for a December log read in January), local time. */
     public static LocalDateTime logTime(Matcher m) {
