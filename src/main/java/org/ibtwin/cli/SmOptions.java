@@ -93,6 +93,11 @@ public final class SmOptions {
                     + "qos_* options (OpenSM's defaults where not given).")
     boolean qos;
 
+    @Option(names = {"-Y", "--qos_policy_file"}, paramLabel = "<file>",
+            description = "With QoS: OpenSM's qos-policy.conf, its qos-ulps and qos-levels sections, for the SLs "
+                    + "of PathRecords (default: opensm.conf's qos_policy_file when that file exists).")
+    Path qosPolicyFile;
+
     @Option(names = "--perfmgr",
             description = "Run the performance manager: read every port's counters each PerfMgr sweep, keep 64-bit "
                     + "totals, clear counters near their limit, log error counter rises (OpenSM's ERR 5431..).")
@@ -120,7 +125,7 @@ public final class SmOptions {
             "transaction_retries", "m_key", "m_key_lease_period", "m_key_protection_level",
             "perfmgr", "perfmgr_sweep_time_s", "perfmgr_max_outstanding_queries",
             "perfmgr_ignore_cas", "perfmgr_log_errors", "perfmgr_query_cpi", "perfmgr_xmit_wait_log",
-            "perfmgr_xmit_wait_threshold", "perfmgr_rm_nodes", "qos", "qos_max_vls", "qos_high_limit",
+            "perfmgr_xmit_wait_threshold", "perfmgr_rm_nodes", "qos", "qos_policy_file", "qos_max_vls", "qos_high_limit",
             "qos_vlarb_high", "qos_vlarb_low", "qos_sl2vl", "qos_ca_max_vls", "qos_ca_high_limit", "qos_ca_vlarb_high",
             "qos_ca_vlarb_low", "qos_ca_sl2vl", "qos_sw0_max_vls", "qos_sw0_high_limit", "qos_sw0_vlarb_high",
             "qos_sw0_vlarb_low", "qos_sw0_sl2vl", "qos_swe_max_vls", "qos_swe_high_limit", "qos_swe_vlarb_high",
@@ -129,7 +134,7 @@ public final class SmOptions {
     private static final String IMPLEMENTED_TEXT = "sm_key, sa_key, lmc, max_op_vls, subnet_timeout, "
             + "partition_config_file, sweep_interval, reassign_lids, routing_engine, root_guid_file, sm_priority, "
             + "sminfo_polling_timeout, polling_retry_number, max_wire_smps, transaction_timeout, "
-            + "transaction_retries, m_key, m_key_lease_period, m_key_protection_level, qos and the qos_ options of each port class, perfmgr and its perfmgr_ options "
+            + "transaction_retries, m_key, m_key_lease_period, m_key_protection_level, qos, qos_policy_file and the qos_ options of each port class, perfmgr and its perfmgr_ options "
             + "but perfmgr_redir";
 
     /** -F's file as read (null before {@link #config} or without -F). */
@@ -245,6 +250,8 @@ public final class SmOptions {
         options.add(opt("perfmgr_xmit_wait_threshold", "65535", "The XmitWait rise that is logged"));
         options.add(opt("perfmgr_rm_nodes", "TRUE", "Forget nodes that left the subnet"));
         options.add(opt("qos", "FALSE", "QoS (-Q): SL2VL, VL arbitration and VLHighLimit on every port"));
+        options.add(opt("qos_policy_file", "/etc/opensm/qos-policy.conf", "With QoS: the PathRecord SLs of this "
+                + "policy's qos-ulps and qos-levels (read when the file exists)"));
         for (String prefix : List.of("qos", "qos_ca", "qos_sw0", "qos_swe", "qos_rtr")) {
             String whose = prefix.equals("qos") ? "every port class (the qos_ca_, qos_sw0_, qos_swe_ and qos_rtr_ "
                     + "options override them for CAs, switch port 0, switch external ports, routers)"
@@ -322,7 +329,9 @@ public final class SmOptions {
         if (strict && !problems.isEmpty()) {
             throw new IllegalArgumentException("--strict: refusing " + String.join("; ", problems));
         }
-        manager.qos(qos(err, command));
+        org.ibtwin.sm.QosConfig q = qos(err, command);
+        manager.qos(q);
+        manager.sa().qosPolicy(q == null ? null : qosPolicy(err, command));
         org.ibtwin.sm.PerfManager.Options pm = perfmgrOptions(err, command);
         if (pm != null) {
             perfManager = new org.ibtwin.sm.PerfManager(manager, pm);
@@ -449,6 +458,34 @@ public final class SmOptions {
             err.flush();
         }
         return on ? org.ibtwin.sm.QosConfig.of(options) : null;
+    }
+
+    /**
+     * The QoS policy of -Y, else of opensm.conf's qos_policy_file when that file exists (one warning when it does
+     * not, unless it is OpenSM's default path), or null; its warnings one line each, bad syntax a
+     * {@link FormatException} (file:line, exit 2).
+     */
+    org.ibtwin.sm.sa.QosPolicy qosPolicy(PrintWriter err, String command) {
+        Path file = qosPolicyFile;
+        if (file == null) {
+            OpensmConf.Entry e = fromFile("qos_policy_file", "--qos_policy_file");
+            if (e == null || e.value().equals("(null)") || e.value().isBlank()) {
+                return null;
+            }
+            file = Path.of(e.value());
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                if (!e.value().equals(OpensmConf.opensmDefault("qos_policy_file"))) {
+                    err.println(command + ": warning: " + conf.file() + ":" + e.line() + ": qos_policy_file "
+                            + e.value() + ": no such file; no QoS policy");
+                    err.flush();
+                }
+                return null;
+            }
+        }
+        org.ibtwin.format.QosPolicyFile f = org.ibtwin.format.QosPolicyFile.read(file);
+        f.warnings().forEach(w -> err.println(command + ": warning: " + w));
+        err.flush();
+        return org.ibtwin.sm.sa.QosPolicy.of(f);
     }
 
     /**

@@ -94,6 +94,9 @@ class OpensmConfTest {
         text = set(text, "m_key_protection_level", "2");
         text = set(text, "qos_swe_vlarb_high", "1:8,2:16");
         text = set(text, "perfmgr_sweep_time_s", "30");
+        Path policy = dir.resolve("qos-policy.conf");
+        Files.writeString(policy, "qos-ulps\n  default : 5\n  sdp : 2\n  nfs : 1\nend-qos-ulps\n");
+        text = set(text, "qos_policy_file", policy.toString());
         text = set(text, "no_clients_rereg", "TRUE");
         Path file = dir.resolve("changed.conf");
         Files.writeString(file, text + "no_such_option 1\n");
@@ -140,6 +143,12 @@ class OpensmConfTest {
             assertThat(named).as(x.name()).isEqualTo(SmOptions.IMPLEMENTED.contains(x.name()) ? 0 : 1);
         }
         assertThat(e.lines().count()).isEqualTo(3);
+        // qos_policy_file, with QoS on: the policy's SLs, its warnings one line each
+        StringWriter perr = new StringWriter();
+        org.ibtwin.sm.sa.QosPolicy policyRead = cmd.sm.qosPolicy(new PrintWriter(perr, true), "ibtwin sm");
+        assertThat(policyRead.sl(1, 2, null, null)).isEqualTo(5);
+        assertThat(policyRead.sl(1, 2, 0x10001L, null)).isEqualTo(2);
+        assertThat(perr.toString()).isEqualTo("ibtwin sm: warning: " + policy + ":4: unknown ULP nfs; rule ignored\n");
 
         // the command line beats the file
         cmd = new SmCommand();

@@ -11,7 +11,8 @@ import org.ibtwin.mad.SaAttributes;
  * PathRecords (IBA 15.2.5.16): for each source and destination end port the query allows (SGID or SLID, DGID or
  * DLID; every end port when not given), the path the LFTs route: the P_Key both ports share (none shared: no path;
  * a P_Key asked for must be shared), the smallest MTU and the slowest rate along the route (64 switch hops at
- * most), SL and traffic class as asked (0 otherwise), hop limit 0xFF when the query gave a DGID and 0 otherwise, as
+ * most), SL and traffic class as asked (0 otherwise; the SL the QoS policy gives where there is one, a path asked
+ * for with another SL then having none), hop limit 0xFF when the query gave a DGID and 0 otherwise, as
  * OpenSM sets them. As OpenSM's SA, a path is answered only where the requester shares a partition with both ends
  * (or is that end). MTU, rate and packet lifetime honour their
  * selectors: 0 greater than, 1 less than, 2 exactly, 3 the largest available; a path that cannot satisfy one is
@@ -27,7 +28,7 @@ final class Paths {
     private Paths() {
     }
 
-    static List<byte[]> records(SaSnapshot s, byte[] t, long mask, int requester) {
+    static List<byte[]> records(SaSnapshot s, byte[] t, long mask, int requester, QosPolicy policy) {
         List<Integer> sources = ends(s, t, mask, ComponentMask.PR_SGID, "PathRecSGid", ComponentMask.PR_SLID,
                 "PathRecSLid");
         List<Integer> dests = ends(s, t, mask, ComponentMask.PR_DGID, "PathRecDGid", ComponentMask.PR_DLID,
@@ -45,7 +46,7 @@ final class Paths {
                 if (!s.visible(requester, dst)) {
                     continue;
                 }
-                byte[] r = record(s, t, mask, src, dst, wantPkey);
+                byte[] r = record(s, t, mask, src, dst, wantPkey, policy);
                 if (r != null) {
                     out.add(r);
                 }
@@ -73,7 +74,8 @@ final class Paths {
         return all;
     }
 
-    private static byte[] record(SaSnapshot s, byte[] t, long mask, int src, int dst, int wantPkey) {
+    private static byte[] record(SaSnapshot s, byte[] t, long mask, int src, int dst, int wantPkey,
+                                 QosPolicy policy) {
         int pkey = s.sharedPkey(src, dst, wantPkey);
         if (pkey == 0) {
             return null;
@@ -110,7 +112,16 @@ final class Paths {
             }
             PR.set(r, 0, "PathRecSL", sl);
         } else {
-            copy(t, r, mask, ComponentMask.PR_SL, "PathRecSL");
+            int sl = policy == null ? -1 : policy.sl(guid(s.gid(src)), guid(s.gid(dst)),
+                    (mask & ComponentMask.PR_SERVICE_ID) != 0 ? PR.get(t, 0, "PathRecServiceId") : null,
+                    (mask & ComponentMask.PR_PKEY) != 0 ? wantPkey : null);
+            if (sl < 0) {
+                copy(t, r, mask, ComponentMask.PR_SL, "PathRecSL");
+            } else if ((mask & ComponentMask.PR_SL) != 0 && PR.get(t, 0, "PathRecSL") != sl) {
+                return null;   // as OpenSM: the policy's SL is the path's; another SL asked for has none
+            } else {
+                PR.set(r, 0, "PathRecSL", sl);
+            }
         }
         // as OpenSM: no flow label; a hop limit only where a DGID was asked for (the path may leave the subnet)
         PR.set(r, 0, "PathRecHopLimit", (mask & ComponentMask.PR_DGID) != 0 ? 0xff : 0);
@@ -123,6 +134,11 @@ final class Paths {
         PR.set(r, 0, "PathRecPktLifeSelector", 2);
         PR.set(r, 0, "PathRecPktLife", life);
         return r;
+    }
+
+    /** A GID's interface ID: the port GUID. */
+    private static long guid(byte[] gid) {
+        return java.nio.ByteBuffer.wrap(gid, 8, 8).getLong();
     }
 
     private static void copy(byte[] t, byte[] r, long mask, long bit, String field) {

@@ -51,6 +51,8 @@ public final class SubnetAdministrator {
     private final McGroups multicast = new McGroups();
     /** The SA key a trusted query carries in its SM_Key (OpenSM's sa_key, 1). */
     private volatile long saKey = 1;
+    /** The QoS policy's PathRecord SLs (null: none). */
+    private volatile QosPolicy qosPolicy;
     private final List<byte[]> subscriptions = new CopyOnWriteArrayList<>();
     private final Services services = new Services();
     private final AtomicLong answered = new AtomicLong();
@@ -89,6 +91,11 @@ public final class SubnetAdministrator {
     /** The key that makes a query trusted (OpenSM's sa_key). */
     public void saKey(long key) {
         this.saKey = key;
+    }
+
+    /** The QoS policy whose SLs PathRecords carry (OpenSM's qos_policy_file, with QoS on); null: none. */
+    public void qosPolicy(QosPolicy p) {
+        this.qosPolicy = p;
     }
 
     public SaSnapshot snapshot() {
@@ -245,7 +252,7 @@ public final class SubnetAdministrator {
             case AttributeIds.MC_MEMBER_RECORD ->
                     mcMemberRecords(trusted || (mask & ComponentMask.MCMR_PORT_GID) != 0,
                             trusted ? null : pkey -> s.sharedPkeyWithGroup(req, pkey) != 0);
-            case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask, req);
+            case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask, req, qosPolicy);
             case AttributeIds.INFORM_INFO -> List.copyOf(subscriptions);
             case AttributeIds.SERVICE_RECORD -> trusted ? services.records() : services.records().stream()
                     .filter(r -> visible(s, req, (int) Services.SR.get(r, 0, "ServRecPkey"))).toList();
