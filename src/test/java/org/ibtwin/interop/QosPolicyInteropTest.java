@@ -80,7 +80,8 @@ class QosPolicyInteropTest {
         want.put("h3 --service_id 0x11388", 2);
         want.put("h3 --service_id 0x10001", 3);
         want.put("h3 --service_id 0x1060cbc", 5);
-        want.put("h3 --service_id 0x1060001", 4);
+        want.put("h3 --service_id 0x10648ca", 4);
+        want.put("h3 --service_id 0x1060001", 1);   // another RDMA CM port: neither iser nor rds
         want.put("h3 --service_id 0x1000000000000abc", 6);
         want.put("h3 --pkey 0xffff", 8);
         want.put("h4", 9);

@@ -9,15 +9,17 @@ import org.ibtwin.format.QosPolicyFile.UlpRule;
  * The SL a PathRecord gets from a QoS policy file ({@link QosPolicyFile}): the first qos-ulps rule that matches, in
  * the file's order, else the ULPs' {@code default}, else the qos-level named {@code DEFAULT}, else none (-1: the
  * SA answers as without a policy). The ULPs stand for service IDs as OpenSM defines them: {@code sdp} the SDP port
- * space 0x10000-0x1FFFF ({@code port-num p}: 0x10000 + p), {@code rds} the RDMA CM TCP port space
- * 0x1060000-0x106FFFF, {@code iser} its port 3260 (0x1060CBC; {@code port-num p}: 0x1060000 + p); {@code ipoib} the
- * Default partition's P_Key 0x7FFF ({@code pkey}: those), {@code srp} the target's port GUID. A service-id or P_Key
- * rule matches a query that gives one (in its component mask); P_Keys compare without the membership bit.
+ * space 0x10000-0x1FFFF ({@code port-num p}: 0x10000 + p); {@code rds} and {@code iser} a port of the RDMA CM TCP
+ * port space, 0x1060000 + port: RDS's 18634 (0x10648CA) and iSER's 3260 (0x1060CBC), or {@code port-num}'s;
+ * {@code ipoib} the Default partition's P_Key 0x7FFF ({@code pkey}: those), {@code srp} the target's port GUID. A
+ * service-id or P_Key rule matches a query that gives one (in its component mask); P_Keys compare without the
+ * membership bit. As real OpenSM answers with the same file ({@code QosPolicyInteropTest}).
  */
 public final class QosPolicy {
     static final long SDP_BASE = 0x10000L;
     static final long RDMA_CM_TCP_BASE = 0x1060000L;
     static final int ISER_PORT = 3260;
+    static final int RDS_PORT = 18634;
     static final int DEFAULT_PKEY = 0x7fff;
 
     private final List<UlpRule> rules;
@@ -75,8 +77,8 @@ public final class QosPolicy {
             };
             case SDP -> sid != null && (r.values().isEmpty() ? sid >= SDP_BASE && sid <= SDP_BASE + 0xffff
                     : in(r.values(), sid, SDP_BASE));
-            case RDS -> sid != null && (r.values().isEmpty() ? sid >= RDMA_CM_TCP_BASE
-                    && sid <= RDMA_CM_TCP_BASE + 0xffff : in(r.values(), sid, RDMA_CM_TCP_BASE));
+            case RDS -> sid != null && (r.values().isEmpty() ? sid == RDMA_CM_TCP_BASE + RDS_PORT
+                    : in(r.values(), sid, RDMA_CM_TCP_BASE));
             case ISER -> sid != null && (r.values().isEmpty() ? sid == RDMA_CM_TCP_BASE + ISER_PORT
                     : in(r.values(), sid, RDMA_CM_TCP_BASE));
             case SRP -> in(r.values(), dst, 0);

@@ -57,7 +57,8 @@ class QosPolicyTest {
         assertThat(p.sl(a, b, 0x10000L + 5000, null)).isEqualTo(2);
         assertThat(p.sl(a, b, 0x10001L, null)).isEqualTo(3);
         assertThat(p.sl(a, b, 0x1060000L + 3260, null)).isEqualTo(5);  // iser before rds
-        assertThat(p.sl(a, b, 0x1060001L, null)).isEqualTo(4);
+        assertThat(p.sl(a, b, 0x1060000L + 18634, null)).isEqualTo(4);
+        assertThat(p.sl(a, b, 0x1060001L, null)).isEqualTo(12);       // another RDMA CM port
         assertThat(p.sl(a, b, 0x1000000000000abcL, null)).isEqualTo(6);
         assertThat(p.sl(a, b, 0x25L, null)).isEqualTo(6);
         assertThat(p.sl(a, b, 0x30L, null)).isEqualTo(12);
