@@ -53,22 +53,18 @@ public final class BenchRerouteCommand implements Callable<Integer> {
             + "sm --ibsim sizes it); one cable pulled at ibsim's console.")
     String ibsim;
 
-    @Option(names = "--port", defaultValue = "17800",
-            description = "With --ibsim: lowest UDP port for the simulators (they take ranges of 11 up to +90).")
-    int port;
-
     @Option(names = "--timeout", defaultValue = "600",
             description = "With --ibsim: seconds each wait may take (default: ${DEFAULT-VALUE}).")
     int timeout;
 
-    @Option(names = "--keep", paramLabel = "<dir>", description = "With --ibsim: keep the topology and logs there.")
-    java.nio.file.Path keep;
+    @Mixin
+    IbsimBenchOptions where;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (ibsim != null) {
-            return new BenchRerouteIbsim(ibsim, pulls, engines, timeout, port, keep).run(out, spec.commandLine().getErr());
+            return new BenchRerouteIbsim(ibsim, pulls, engines, timeout, where.port(), where.keep()).run(out, spec.commandLine().getErr());
         }
         if (pulls < 1 || shape.hosts() < 2) {
             throw new IllegalArgumentException("--pulls must be 1 or more and --hosts 2 or more");

@@ -43,28 +43,16 @@ import org.ibtwin.transport.IbsimClient;
  * of the sweep has been answered; {@code -D 0x07} makes it print that box). OpenSM sweeps whole: its figure is that
  * of a heavy sweep; ours is the fast re-route, and the heavy sweep after it is given beside.
  */
-final class BenchRerouteIbsim {
+record BenchRerouteIbsim(String size, int pulls, String routing, int timeoutSeconds, int port, Path keep) {
     /** OpenSM's verbosity: errors, info and verbose (its sweep boxes). */
     private static final List<String> OPENSM_LOG = List.of("-D", "0x07");
     private static final String BOX_UNICAST = "SWITCHES CONFIGURED FOR UNICAST";
     private static final String BOX_HEAVY = "INITIATING HEAVY SWEEP";
     private static final String TRAP_128 = "num:128";
-
-    private final String size;
-    private final int pulls;
-    private final String routing;
-    private final int timeoutSeconds;
-    private final int port;
-    private final Path keep;
-
-    BenchRerouteIbsim(String size, int pulls, String routing, int timeoutSeconds, int port, Path keep) {
-        this.size = size;
-        this.pulls = pulls;
-        this.routing = routing;
-        this.timeoutSeconds = timeoutSeconds;
-        this.port = port;
-        this.keep = keep;
-    }
+    private static final int TRAP = 0;
+    private static final int HEAVY = 1;
+    private static final int LFT = 2;
+    private static final int UP = 3;
 
     /**
      * One SM's re-route, in seconds from the console command (-1: not seen): the first trap 128 in, the last LFT
@@ -78,12 +66,10 @@ final class BenchRerouteIbsim {
     }
 
     int run(PrintWriter out, PrintWriter err) throws Exception {
-        Path opensm = Processes.executable("opensm").orElseThrow(() -> new IllegalArgumentException(
-                "opensm not found (install opensm)"));
-        Path ibsim = Processes.executable("ibsim").orElseThrow(() -> new IllegalArgumentException(
-                "ibsim not found (install ibsim-utils)"));
-        Path so = Processes.findUmad2sim().orElseThrow(() -> new IllegalArgumentException(
-                "libumad2sim.so not found (install libumad2sim0)"));
+        OpensmHarness.Programs programs = OpensmHarness.Programs.find();
+        Path opensm = programs.opensm();
+        Path ibsim = programs.ibsim();
+        Path so = programs.umad2sim();
         FatTreeSpec spec = OpensmHarness.spec(size);
         OpensmHarness runner = new OpensmHarness(routing, timeoutSeconds, port, false, OPENSM_LOG, err);
         Path root = keep != null ? Files.createDirectories(keep) : Files.createTempDirectory("ibtwin-bench-reroute");
@@ -257,17 +243,14 @@ final class BenchRerouteIbsim {
      */
     private static Row read(Path log, long from, Instant fault, int pull) throws IOException {
         LocalDateTime last = null;
-        LocalDateTime trap = null;
-        LocalDateTime heavy = null;
-        LocalDateTime lft = null;
-        LocalDateTime up = null;
+        LocalDateTime[] seen = new LocalDateTime[4];   // the trap, the heavy sweep's box, the unicast box, SUBNET UP
         String engine = "";
         LocalDateTime pulled = LocalDateTime.ofInstant(fault, ZoneId.systemDefault());
         try (RandomAccessFile raf = new RandomAccessFile(log.toFile(), "r")) {
             raf.seek(from);
             BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(raf.getChannel()),
                     StandardCharsets.ISO_8859_1));
-            for (String line = in.readLine(); line != null && up == null; line = in.readLine()) {
+            for (String line = in.readLine(); line != null && seen[UP] == null; line = in.readLine()) {
                 Matcher m = OpensmHarness.LOG_TIME.matcher(line);
                 if (m.find()) {
                     last = OpensmHarness.logTime(m);
@@ -275,22 +258,19 @@ final class BenchRerouteIbsim {
                 if (last == null || last.isBefore(pulled)) {
                     continue;   // still in OpenSM's buffer when the cable was pulled
                 }
-                if (trap == null && line.contains(TRAP_128)) {
-                    trap = last;
-                } else if (heavy == null && line.contains(BOX_HEAVY)) {
-                    heavy = last;
-                } else if (lft == null && line.contains(BOX_UNICAST)) {
-                    lft = last;
+                int k = line.contains(TRAP_128) ? TRAP : line.contains(BOX_HEAVY) ? HEAVY
+                        : line.contains(BOX_UNICAST) ? LFT : seen[LFT] != null && line.contains("SUBNET UP") ? UP : -1;
+                if (k >= 0 && seen[k] == null) {
+                    seen[k] = last;
                 } else if (line.contains("tables configured on all switches")) {
                     engine = line.substring(line.indexOf("-> ") + 3).replaceFirst("^osm_ucast_mgr_process: ", "");
-                } else if (lft != null && line.contains("SUBNET UP")) {
-                    up = last;
                 }
             }
         }
-        String note = trap == null ? "no trap 128 in its log" : lft == null ? "no unicast box in its log" : "";
-        return new Row("opensm", pull, since(fault, trap), since(fault, lft), -1, since(fault, up),
-                heavy == null || up == null ? -1 : Duration.between(heavy, up).toNanos() / 1e9,
+        String note = seen[TRAP] == null ? "no trap 128 in its log" : seen[LFT] == null ? "no unicast box in its log"
+                : "";
+        return new Row("opensm", pull, since(fault, seen[TRAP]), since(fault, seen[LFT]), -1, since(fault, seen[UP]),
+                seen[HEAVY] == null || seen[UP] == null ? -1 : Duration.between(seen[HEAVY], seen[UP]).toNanos() / 1e9,
                 "heavy sweep" + (engine.isEmpty() ? "" : ": " + engine), note);
     }
 

@@ -54,18 +54,14 @@ public final class BenchSmCommand implements Callable<Integer> {
             description = "With --ibsim: host counts (default: ${DEFAULT-VALUE}).")
     java.util.List<String> sizes;
 
-    @Option(names = "--port", defaultValue = "17700",
-            description = "With --ibsim: lowest UDP port for the simulators (they take ranges of 11 up to +90).")
-    int port;
-
-    @Option(names = "--keep", paramLabel = "<dir>", description = "With --ibsim: keep topologies and logs there.")
-    java.nio.file.Path keep;
+    @Mixin
+    IbsimBenchOptions where;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (ibsim) {
-            return new BenchSmIbsim(sizes, engines, 1800, port, keep).run(out, spec.commandLine().getErr());
+            return new BenchSmIbsim(sizes, engines, 1800, where.port(), where.keep()).run(out, spec.commandLine().getErr());
         }
         FatTreeSpec ftSpec = shape.spec(LinkSpeed.NDR);
         if (warmupHosts > 0) {

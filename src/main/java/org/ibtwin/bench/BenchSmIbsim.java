@@ -47,12 +47,10 @@ final class BenchSmIbsim {
     }
 
     int run(PrintWriter out, PrintWriter err) throws Exception {
-        Path opensm = Processes.executable("opensm").orElseThrow(() -> new IllegalArgumentException(
-                "opensm not found (install opensm)"));
-        Path ibsim = Processes.executable("ibsim").orElseThrow(() -> new IllegalArgumentException(
-                "ibsim not found (install ibsim-utils)"));
-        Path so = Processes.findUmad2sim().orElseThrow(() -> new IllegalArgumentException(
-                "libumad2sim.so not found (install libumad2sim0)"));
+        OpensmHarness.Programs programs = OpensmHarness.Programs.find();
+        Path opensm = programs.opensm();
+        Path ibsim = programs.ibsim();
+        Path so = programs.umad2sim();
         List<FatTreeSpec> specs = new ArrayList<>();
         for (String s : sizes) {
             if (!s.isBlank()) {

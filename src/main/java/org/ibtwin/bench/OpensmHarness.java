@@ -57,6 +57,19 @@ public record OpensmHarness(String routing, int timeout, int basePort, boolean l
     /** The timestamp at the start of an OpenSM log line: "Nov 30 05:56:48 375645 ". */
     public static final Pattern LOG_TIME = Pattern.compile("^(\\w{3}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) ");
 
+    /** The real programs the ibsim benches run: opensm, ibsim and libumad2sim.so. */
+    public record Programs(Path opensm, Path ibsim, Path umad2sim) {
+        /** Found where installed, or an IllegalArgumentException naming the package to install. */
+        public static Programs find() {
+            return new Programs(Processes.executable("opensm").orElseThrow(() -> new IllegalArgumentException(
+                    "opensm not found (install opensm)")),
+                    Processes.executable("ibsim").orElseThrow(() -> new IllegalArgumentException(
+                            "ibsim not found (install ibsim-utils)")),
+                    Processes.findUmad2sim().orElseThrow(() -> new IllegalArgumentException(
+                            "libumad2sim.so not found (install libumad2sim0)")));
+        }
+    }
+
     public OpensmHarness {
         opensmArgs = List.copyOf(opensmArgs);
     }

@@ -20,7 +20,19 @@ import java.util.Set;
  * warning {@code file:line: ...} and left out; bad syntax (a rule without {@code : sl}, an SL out of 0..15, a
  * number that is not one, a section without its end) is a {@link FormatException}.
  */
-public final class QosPolicyFile {
+public record QosPolicyFile(String file, List<UlpRule> ulps, List<Level> levels, List<String> warnings) {
+    /**
+     * @param file     the file as named
+     * @param ulps     the qos-ulps rules ibtwin implements, in the file's order
+     * @param levels   the qos-levels, in the file's order
+     * @param warnings one line each, {@code file:line: ...}: what was left out
+     */
+    public QosPolicyFile {
+        ulps = List.copyOf(ulps);
+        levels = List.copyOf(levels);
+        warnings = List.copyOf(warnings);
+    }
+
     /** The ULPs of the qos-ulps section. */
     public enum Ulp {
         DEFAULT, ANY, SDP, RDS, ISER, SRP, IPOIB
@@ -49,38 +61,6 @@ public final class QosPolicyFile {
     private static final Set<String> OTHER_SECTIONS = Set.of("port-groups", "qos-setup", "qos-match-rules");
     private static final Set<String> LEVEL_KEYWORDS_IGNORED = Set.of("mtu-limit", "rate-limit", "packet-life",
             "path-bits", "pkey");
-
-    private final String file;
-    private final List<UlpRule> ulps;
-    private final List<Level> levels;
-    private final List<String> warnings;
-
-    private QosPolicyFile(String file, List<UlpRule> ulps, List<Level> levels, List<String> warnings) {
-        this.file = file;
-        this.ulps = List.copyOf(ulps);
-        this.levels = List.copyOf(levels);
-        this.warnings = List.copyOf(warnings);
-    }
-
-    /** The file as named. */
-    public String file() {
-        return file;
-    }
-
-    /** The qos-ulps rules ibtwin implements, in the file's order. */
-    public List<UlpRule> ulps() {
-        return ulps;
-    }
-
-    /** The qos-levels, in the file's order. */
-    public List<Level> levels() {
-        return levels;
-    }
-
-    /** One line each, {@code file:line: ...}: what was left out. */
-    public List<String> warnings() {
-        return warnings;
-    }
 
     public static QosPolicyFile read(Path path) {
         return parse(TextFiles.read(path), path.toString());
@@ -276,11 +256,9 @@ public final class QosPolicyFile {
     }
 
     private static long number(String v, String file, int line, String what) {
+        boolean hex = v.regionMatches(true, 0, "0x", 0, 2);
         try {
-            if (v.startsWith("0x") || v.startsWith("0X")) {
-                return Long.parseUnsignedLong(v.substring(2), 16);
-            }
-            return Long.parseUnsignedLong(v);
+            return Long.parseUnsignedLong(hex ? v.substring(2) : v, hex ? 16 : 10);
         } catch (NumberFormatException e) {
             throw new FormatException(file, line, what + " '" + v + "': not a number");
         }

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,20 +35,11 @@ class QosPolicyInteropTest {
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
     private static final Pattern SL = Pattern.compile("(?m)^\\s*sl\\.+(\\S+)$");
     private static RealTools tools;
-    private static Path saquery;
 
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        Optional<Path> s = RealTools.executable("saquery");
-        if (s.isEmpty()) {
-            String notice = "INTEROP SKIPPED: saquery not found (install infiniband-diags)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("CI=true but " + notice);
-            }
-            org.junit.jupiter.api.Assumptions.assumeTrue(false, notice);
-        }
-        saquery = s.orElseThrow();
+        RealTools.diagOrSkip("saquery");
     }
 
     /** The ULPs, then the DEFAULT level alone: each query's SL under OpenSM equals ours and the policy's. */
@@ -120,7 +110,7 @@ class QosPolicyInteropTest {
             List<String> args = new ArrayList<>(List.of("-p", "--slid", Integer.toString(lid(port, "H-h2")),
                     "--dlid", Integer.toString(dlid)));
             args.addAll(List.of(w).subList(1, w.length));
-            UmadClient.Result r = c.run(saquery, args.toArray(String[]::new));
+            UmadClient.Result r = c.run(RealTools.diagOrSkip("saquery"), args.toArray(String[]::new));
             Matcher m = SL.matcher(r.out());
             assertThat(m.find()).as(r.command() + "\n" + r.out() + r.err()).isTrue();
             out.put(q, Integer.decode(m.group(1)));
@@ -130,10 +120,7 @@ class QosPolicyInteropTest {
 
     private static Map<String, Integer> opensm(Path dir, Path net, Path policy, Map<String, Integer> want)
             throws Exception {
-        Files.createDirectories(dir);
-        Files.copy(net, dir.resolve("four.net"));
-        try (RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, dir.resolve("four.net"), 26340, 26389, List.of(),
-                Duration.ofSeconds(20))) {
+        try (RemoteIbsim sim = sim(dir, net)) {
             UmadClient smClient = new UmadClient(tools.umad2sim, sim.port(), dir, "H-h1", TOOL_TIMEOUT);
             Path log = dir.resolve("opensm.log");
             Process osm = smClient.start(tools.opensm, dir.resolve("opensm.out"), "-s", "0", "-f", log.toString(),
@@ -149,10 +136,7 @@ class QosPolicyInteropTest {
 
     private static Map<String, Integer> ours(Path dir, Path net, Path policy, Map<String, Integer> want)
             throws Exception {
-        Files.createDirectories(dir);
-        Files.copy(net, dir.resolve("four.net"));
-        try (RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, dir.resolve("four.net"), 26340, 26389, List.of(),
-                Duration.ofSeconds(20))) {
+        try (RemoteIbsim sim = sim(dir, net)) {
             try (IbsimClient smPort = IbsimClient.connect(RemoteIbsim.HOST, sim.port(), "H-h1", true)) {
                 SubnetManager sm = new SubnetManager(smPort, SmConfig.defaults(), null);
                 sm.qos(QosConfig.defaults());
@@ -166,10 +150,18 @@ class QosPolicyInteropTest {
         }
     }
 
+    /** A fresh real ibsim of {@code net}, run in {@code dir} (created). */
+    private static RemoteIbsim sim(Path dir, Path net) throws Exception {
+        Files.createDirectories(dir);
+        Files.copy(net, dir.resolve(net.getFileName()));
+        return RemoteIbsim.start(tools.ibsim, dir.resolve(net.getFileName()), 26340, 26389, List.of(),
+                Duration.ofSeconds(20));
+    }
+
     private static void waitForSa(int port, Path dir, Process osm, Path log) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         UmadClient c = new UmadClient(tools.umad2sim, port, dir, "H-h2", TOOL_TIMEOUT);
-        while (c.run(saquery, "SMIR").exit() != 0) {
+        while (c.run(RealTools.diagOrSkip("saquery"), "SMIR").exit() != 0) {
             if ((osm != null && !osm.isAlive()) || System.nanoTime() > deadline) {
                 fail("the SA did not answer" + (log == null ? "" : ":\n" + RealTools.tail(RealTools.read(log))));
             }

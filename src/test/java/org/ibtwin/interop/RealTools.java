@@ -67,6 +67,15 @@ public final class RealTools {
         Assumptions.abort(notice);
     }
 
+    /** {@code name} of infiniband-diags, or the calling test skipped ({@link #skip}) when it is not installed. */
+    static Path diagOrSkip(String name) {
+        Optional<Path> p = executable(name);
+        if (p.isEmpty()) {
+            skip("INTEROP SKIPPED: " + name + " not found (install infiniband-diags)");
+        }
+        return p.orElseThrow();
+    }
+
     /**
      * Finds the tools (looked up once per JVM). When one is missing the calling test is skipped, with a notice on
      * stderr the first time, except under CI (CI=true), where scripts/setup installs them and their absence fails

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.format.PartitionsConf;
@@ -49,15 +48,7 @@ class SaServiceInteropTest {
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        Optional<Path> s = RealTools.executable("saquery");
-        if (s.isEmpty()) {
-            String notice = "INTEROP SKIPPED: saquery not found (install infiniband-diags)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("CI=true but " + notice);
-            }
-            org.junit.jupiter.api.Assumptions.assumeTrue(false, notice);
-        }
-        saquery = s.orElseThrow();
+        saquery = RealTools.diagOrSkip("saquery");
     }
 
     private static RemoteIbsim sim(Path dir) throws Exception {

@@ -3,6 +3,7 @@ package org.ibtwin.sm.sa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.ibtwin.format.FormatException;
 import org.ibtwin.format.QosPolicyFile;
 import org.junit.jupiter.api.Test;
 
@@ -77,19 +78,18 @@ class QosPolicyTest {
 
     @Test
     void badSyntaxIsOneLineNamingFileAndLine() {
-        assertThatThrownBy(() -> QosPolicyFile.parse("qos-ulps\n  sdp 3\nend-qos-ulps\n", "q.conf"))
-                .hasMessage("q.conf:2: expected 'ulp[, criterion values] : sl', got 'sdp 3'");
-        assertThatThrownBy(() -> QosPolicyFile.parse("qos-ulps\n  default : 16\nend-qos-ulps\n", "q.conf"))
-                .hasMessage("q.conf:2: sl 16: not 0..15");
-        assertThatThrownBy(() -> QosPolicyFile.parse("qos-ulps\n  any, pkey 0xzz : 1\nend-qos-ulps\n", "q.conf"))
-                .hasMessage("q.conf:2: pkey '0xzz': not a number");
-        assertThatThrownBy(() -> QosPolicyFile.parse("\nqos-ulps\n  default : 1\n", "q.conf"))
-                .hasMessage("q.conf:2: qos-ulps: no end-qos-ulps");
-        assertThatThrownBy(() -> QosPolicyFile.parse("qos-levels\n qos-level\n  sl: 1\n end-qos-level\n"
-                + "end-qos-levels\n", "q.conf")).hasMessage("q.conf:2: qos-level without a name");
-        assertThatThrownBy(() -> QosPolicyFile.parse("qos-match-rules\n", "q.conf"))
-                .hasMessage("q.conf:1: qos-match-rules: no end-qos-match-rules");
-        assertThatThrownBy(() -> QosPolicyFile.parse("sdp : 3\n", "q.conf"))
-                .hasMessage("q.conf:1: expected a section (qos-ulps, qos-levels, ...), got 'sdp : 3'");
+        String[][] cases = {
+            {"qos-ulps\n  sdp 3\nend-qos-ulps\n", "q.conf:2: expected 'ulp[, criterion values] : sl', got 'sdp 3'"},
+            {"qos-ulps\n  default : 16\nend-qos-ulps\n", "q.conf:2: sl 16: not 0..15"},
+            {"qos-ulps\n  any, pkey 0xzz : 1\nend-qos-ulps\n", "q.conf:2: pkey '0xzz': not a number"},
+            {"\nqos-ulps\n  default : 1\n", "q.conf:2: qos-ulps: no end-qos-ulps"},
+            {"qos-levels\n qos-level\n  sl: 1\n end-qos-level\nend-qos-levels\n", "q.conf:2: qos-level without a name"},
+            {"qos-match-rules\n", "q.conf:1: qos-match-rules: no end-qos-match-rules"},
+            {"sdp : 3\n", "q.conf:1: expected a section (qos-ulps, qos-levels, ...), got 'sdp : 3'"},
+        };
+        for (String[] c : cases) {
+            assertThatThrownBy(() -> QosPolicyFile.parse(c[0], "q.conf")).as(c[0]).isInstanceOf(FormatException.class)
+                    .hasMessage(c[1]);
+        }
     }
 }
