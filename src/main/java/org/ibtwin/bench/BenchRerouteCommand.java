@@ -50,7 +50,7 @@ public final class BenchRerouteCommand implements Callable<Integer> {
 
     @Option(names = "--ibsim", paramLabel = "<hosts>", description = "Instead: ibtwin's SM vs real OpenSM (opensm -e, "
             + "sweeping whole) on real ibsim -r, a fresh ibsim for each, on a fat tree of this many hosts (as bench "
-            + "sm --ibsim sizes it); one cable pulled at ibsim's console.")
+            + "sm --ibsim sizes it); the --pulls cables pulled at ibsim's console.")
     String ibsim;
 
     @Option(names = "--timeout", defaultValue = "600",
