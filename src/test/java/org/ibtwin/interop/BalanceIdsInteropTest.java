@@ -1,22 +1,18 @@
 package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.ibtwin.cli.Cli;
+import org.ibtwin.interop.ToolSim.Result;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.format.FabricFiles;
-import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.mad.AttributeIds;
@@ -24,7 +20,6 @@ import org.ibtwin.mad.PortId;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.transport.IbsimClient;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -51,40 +46,25 @@ class BalanceIdsInteropTest {
     private static final int SIGSEGV = 139;
 
     private static RealTools tools;
-    private static Path checkLftBalance;
-    private static Path ibidsverify;
-    private static Path dumpFts;
-    private static Path ibportstate;
+    private static final Path checkLftBalance = RealTools.executable("check_lft_balance").orElse(null);
+    private static final Path ibidsverify = RealTools.executable("ibidsverify").orElse(null);
+    private static final Path dumpFts = RealTools.executable("dump_fts").orElse(null);
+    private static final Path ibportstate = RealTools.executable("ibportstate").orElse(null);
 
     private int compared;
 
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        Optional<Path> c = RealTools.executable("check_lft_balance");
-        Optional<Path> i = RealTools.executable("ibidsverify");
-        Optional<Path> d = RealTools.executable("dump_fts");
-        Optional<Path> p = RealTools.executable("ibportstate");
-        Optional<Path> perl = RealTools.executable("perl");
-        if (c.isEmpty() || i.isEmpty() || d.isEmpty() || p.isEmpty() || perl.isEmpty()) {
-            String notice = "INTEROP SKIPPED: check_lft_balance, ibidsverify, dump_fts, ibportstate or perl not found "
-                    + "(install infiniband-diags)";
-            RealTools.skip(notice);
-        }
-        checkLftBalance = c.orElseThrow();
-        ibidsverify = i.orElseThrow();
-        dumpFts = d.orElseThrow();
-        ibportstate = p.orElseThrow();
+        RealTools.requireOrSkip("infiniband-diags", "check_lft_balance", "ibidsverify", "dump_fts", "ibportstate",
+                "perl");
     }
 
     @Test
     void ibsimExampleBeforeAndAfterOpenSm(@TempDir Path dir) throws Exception {
-        Path example = Path.of("/usr/share/doc/ibsim-utils/net-examples/net");
-        Assumptions.assumeTrue(Files.isRegularFile(example), "no ibsim example installed");
-        Path net = dir.resolve("net");
-        Files.copy(example, net);
+        Path net = ToolSim.ibsimExample(dir);
         long t0 = System.nanoTime();
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(net, dir)) {
             Result before = ids(sim);
             assertThat(before.out()).contains("LID 0 found for switch NodeGUID 0x");
             assertThat(before.exit()).isEqualTo(1);
@@ -98,10 +78,8 @@ class BalanceIdsInteropTest {
     @Test
     void twoLevelFatTreeBalancedThenNot(@TempDir Path dir) throws Exception {
         Fabric f = FatTree.build(FatTreeSpec.of(2, 16, 64));
-        Path net = dir.resolve("fat2.topo");
-        TopologyWriter.write(f, net);
         long t0 = System.nanoTime();
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(ToolSim.topology(f, dir, "fat2.topo"), dir)) {
             sim.sweep();
             Result v = balance(sim, "balanced");
             assertThat(v.out()).contains("Switch Port Usage: leaf01").doesNotContain("Unbalanced");
@@ -125,10 +103,8 @@ class BalanceIdsInteropTest {
 
     @Test
     void defaultFabricWithPortsPast36(@TempDir Path dir) throws Exception {
-        Path net = dir.resolve("default.topo");
-        TopologyWriter.write(FabricFiles.loadDefault(), net);
         long t0 = System.nanoTime();
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(ToolSim.topology(FabricFiles.loadDefault(), dir, "default.topo"), dir)) {
             sim.sweep();
             // radix-40 switches: the script never looks past port 36
             assertThat(balance(sim, "default").out()).contains("Port 036: ").doesNotContain("Port 037: ");
@@ -140,10 +116,8 @@ class BalanceIdsInteropTest {
     @Test
     void threeLevelFatTreeWithLmc(@TempDir Path dir) throws Exception {
         Fabric f = FatTree.build(FatTreeSpec.of(3, 8, 32));
-        Path net = dir.resolve("fat3.topo");
-        TopologyWriter.write(f, net);
         long t0 = System.nanoTime();
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(ToolSim.topology(f, dir, "fat3.topo"), dir)) {
             sim.sweep("-l", "1");
             balance(sim, "lmc1");
             assertThat(ids(sim).exit()).isZero();
@@ -178,7 +152,7 @@ class BalanceIdsInteropTest {
                 [1] "Switch1"[5]
                 """);
         long t0 = System.nanoTime();
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(net, dir)) {
             // OpenSM 3.3 crashes now and then (SIGSEGV) on duplicate port GUIDs: another run goes on from there
             for (int attempt = 1; sim.real(tools.opensm, "-o", "-f", dir.resolve("opensm.log").toString()).exit()
                     == SIGSEGV; attempt++) {
@@ -189,7 +163,7 @@ class BalanceIdsInteropTest {
             assertThat(r.out()).contains("PortGUID 0x100001 is an invalid duplicate of a NodeGUID")
                     .contains("PortGUID 0x100002 already defined for LID");
             // Hca4's port takes Hca3's LID
-            try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, sim.ibsim.port(), null, false,
+            try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, sim.port(), null, false,
                     Duration.ofSeconds(5))) {
                 MadQuery q = new MadQuery(c);
                 int hca3 = lidOf(q, "Hca3");
@@ -223,7 +197,7 @@ class BalanceIdsInteropTest {
     }
 
     /** ibidsverify -R, real and ours: the same lines and exit code. */
-    private Result ids(Sim sim) throws Exception {
+    private Result ids(ToolSim sim) throws Exception {
         Result real = sim.real(ibidsverify, "-R");
         Result ours = sim.ours("ibidsverify", "-R");
         compared++;
@@ -236,9 +210,9 @@ class BalanceIdsInteropTest {
      * check_lft_balance with -v, -e, -e -v and nothing, on the real dump_fts output and ibnetdiscover cache: the real
      * script and ours on those files, and ours live; all the same.
      */
-    private Result balance(Sim sim, String name) throws Exception {
-        Path lfts = sim.dir.resolve(name + ".lfts");
-        Path cache = sim.dir.resolve(name + ".cache");
+    private Result balance(ToolSim sim, String name) throws Exception {
+        Path lfts = sim.dir().resolve(name + ".lfts");
+        Path cache = sim.dir().resolve(name + ".cache");
         Result dump = sim.real(dumpFts);
         assertThat(dump.exit()).as("dump_fts\n" + dump.err()).isZero();
         Files.writeString(lfts, dump.out());
@@ -270,53 +244,7 @@ class BalanceIdsInteropTest {
                 + "%d ms%n", what, compared, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 
-    record Result(String command, int exit, String out, String err) {
-    }
-
-    /** A real {@code ibsim -r} on our band; {@link #sweep} runs a real {@code opensm -o} on it. */
-    static final class Sim implements AutoCloseable {
-        final RemoteIbsim ibsim;
-        final Path dir;
-        final UmadClient client;
-
-        private Sim(RemoteIbsim ibsim, Path dir) {
-            this.ibsim = ibsim;
-            this.dir = dir;
-            this.client = new UmadClient(tools.umad2sim, ibsim.port(), dir, null, TOOL_TIMEOUT);
-        }
-
-        static Sim start(Path net, Path dir) throws IOException, InterruptedException {
-            return new Sim(RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, List.of(),
-                    Duration.ofSeconds(10)), dir);
-        }
-
-        void sweep(String... extra) throws IOException, InterruptedException {
-            List<String> a = new ArrayList<>(List.of("-o", "-f", dir.resolve("opensm.log").toString()));
-            a.addAll(List.of(extra));
-            Result sm = real(tools.opensm, a.toArray(String[]::new));
-            assertThat(sm.exit()).as("opensm -o\n" + sm.out() + sm.err()).isZero();
-        }
-
-        Result real(Path exe, String... args) throws IOException, InterruptedException {
-            UmadClient.Result r = client.run(exe, args);
-            if (r.timedOut()) {
-                fail(r.command() + " timed out\n" + r.err());
-            }
-            return new Result(r.command(), r.exit(), r.out(), r.err());
-        }
-
-        Result ours(String tool, String... args) {
-            List<String> a = new ArrayList<>(List.of(tool, "--ibsim", RemoteIbsim.HOST + ":" + ibsim.port()));
-            a.addAll(List.of(args));
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int rc = Cli.execute(out, err, a.toArray(String[]::new));
-            return new Result("ibtwin " + String.join(" ", a), rc, out.toString(), err.toString());
-        }
-
-        @Override
-        public void close() {
-            ibsim.close();
-        }
+    private static ToolSim start(Path net, Path dir) throws IOException, InterruptedException {
+        return ToolSim.start(tools, net, dir, FIRST_PORT, LAST_PORT, TOOL_TIMEOUT);
     }
 }

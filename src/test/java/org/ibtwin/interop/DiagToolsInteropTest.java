@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +15,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.ibtwin.cli.Cli;
+import org.ibtwin.interop.ToolSim.Result;
 import org.ibtwin.format.tools.HostOutputs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -49,21 +48,16 @@ abstract class DiagToolsInteropTest {
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        for (String t : List.of("ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute", "ibtracert",
-                "dump_fts", "dump_lfts", "dump_mfts", "ibqueryerrors", "smpquery")) {
-            if (RealTools.executable(t).isEmpty()) {
-                String notice = "INTEROP SKIPPED: " + t + " not found (install infiniband-diags)";
-                RealTools.skip(notice);
-            }
-        }
+        RealTools.requireOrSkip("infiniband-diags", "ibstat", "sminfo", "ibaddr", "ibportstate", "ibroute",
+                "ibtracert", "dump_fts", "dump_lfts", "dump_mfts", "ibqueryerrors", "smpquery");
     }
 
     void run(Path net, Path dir, String what, boolean changes) throws Exception {
         long t0 = System.nanoTime();
         List<String> nodes = nodeNames(net);
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(net, dir)) {
             sim.sweep();
-            List<Target> targets = sim.discover();
+            List<Target> targets = discover(sim);
             hostTools(sim, nodes);
             addresses(sim, targets);
             portStates(sim, targets);
@@ -98,7 +92,7 @@ abstract class DiagToolsInteropTest {
     // ---- what is compared
 
     /** ibstat at every node (a few of them for the bigger fabrics), ibstatus against the sysfs files. */
-    private void hostTools(Sim sim, List<String> nodes) throws Exception {
+    private void hostTools(ToolSim sim, List<String> nodes) throws Exception {
         int n = 0;
         for (String node : nodes) {
             if (n++ >= 4) {
@@ -109,14 +103,14 @@ abstract class DiagToolsInteropTest {
                     List.of("ibsim0", "0"), List.of("ibsim0", "1"), List.of("ibsim0", "2"), List.of("mlx5_0"))) {
                 same(sim, node, "ibstat", a.toArray(String[]::new));
             }
-            Result ours = sim.ours(node, "ibstatus");
+            Result ours = sim.oursAt(node, "ibstatus");
             assertThat(ours.exit()).isZero();
             String[] lines = ours.out().split("\n");
             Matcher h = Pattern.compile("^Infiniband device 'ibsim0' port (\\d+) status:$").matcher(lines[0]);
             assertThat(h.matches()).as(ours.out()).isTrue();
             String dirPath = "/sys/class/infiniband/ibsim0/ports/" + h.group(1) + "/";
             String[] files = {"gids/0", "lid", "sm_lid", "state", "phys_state", "rate"};
-            UmadClient.Result cat = sim.client.withSimHost(node).run(Path.of("/bin/sh"), "-c",
+            UmadClient.Result cat = sim.client().withSimHost(node).run(Path.of("/bin/sh"), "-c",
                     "for f in " + String.join(" ", files) + "; do echo \"$(cat " + dirPath + "$f)\"; done");
             String[] want = cat.out().split("\n");
             for (int i = 0; i < files.length; i++) {
@@ -125,13 +119,13 @@ abstract class DiagToolsInteropTest {
             }
             assertThat(lines[7]).isEqualTo("\tlink_layer:\t IB");
             assertThat(HostOutputs.ibstatus(ours.out(), "ibstatus")).hasSize(1);
-            assertThat(HostOutputs.ibstat(sim.ours(node, "ibstat").out(), "ibstat")).hasSize(1);
+            assertThat(HostOutputs.ibstat(sim.oursAt(node, "ibstat").out(), "ibstat")).hasSize(1);
             compared++;
         }
     }
 
     /** ibaddr for every LID and a few forms. */
-    private void addresses(Sim sim, List<Target> targets) throws Exception {
+    private void addresses(ToolSim sim, List<Target> targets) throws Exception {
         String at = targets.get(0).node();
         same(sim, at, "ibaddr");
         for (Target t : targets.subList(0, Math.min(10, targets.size()))) {
@@ -150,7 +144,7 @@ abstract class DiagToolsInteropTest {
      * and of a few ports by LID: ibsim does not answer the combined route to the peer of a LID-routed switch port,
      * so there both tools time out (-t 100) and fail alike.
      */
-    private void portStates(Sim sim, List<Target> targets) throws Exception {
+    private void portStates(ToolSim sim, List<Target> targets) throws Exception {
         String at = targets.get(0).node();
         for (Target t : targets.subList(0, Math.min(8, targets.size()))) {
             String path = String.join(",", Arrays.stream(t.path()).mapToObj(Integer::toString).toList());
@@ -164,7 +158,7 @@ abstract class DiagToolsInteropTest {
     }
 
     /** ibroute of every switch: unicast with and without destinations, ranges, multicast. */
-    private void routes(Sim sim, List<Target> targets) throws Exception {
+    private void routes(ToolSim sim, List<Target> targets) throws Exception {
         String at = targets.get(0).node();
         for (Target t : targets.stream().filter(Target::isSwitch).limit(3).toList()) {
             String lid = Integer.toString(t.lid());
@@ -183,7 +177,7 @@ abstract class DiagToolsInteropTest {
      * ibtracert between every pair of the first nodes (CAs and switches, both ways), the simple format, and to a
      * LID nobody has: stdout, exit code, and the warnings on stderr (pids aside).
      */
-    private void traces(Sim sim, List<Target> targets) throws Exception {
+    private void traces(ToolSim sim, List<Target> targets) throws Exception {
         String at = targets.get(0).node();
         List<Target> some = targets.subList(0, Math.min(6, targets.size()));
         for (Target a : some) {
@@ -195,7 +189,7 @@ abstract class DiagToolsInteropTest {
         }
         Target last = targets.get(targets.size() - 1);
         same(sim, at, "ibtracert", "-n", Integer.toString(some.get(0).lid()), Integer.toString(last.lid()));
-        Path pairs = sim.dir.resolve("pairs.txt");
+        Path pairs = sim.dir().resolve("pairs.txt");
         Files.writeString(pairs, "# pairs\n" + some.get(0).lid() + " " + last.lid() + "\n\n  " + last.lid() + " "
                 + some.get(1).lid() + "\n");
         same(sim, at, "ibtracert", "--ports-file", pairs.toString());
@@ -203,7 +197,7 @@ abstract class DiagToolsInteropTest {
         same(sim, at, "ibtracert", "--ports-file", pairs.toString());
         // --node-name-map: every node on a route renamed (by the GUIDs the real trace shows), in ibtracert's hops
         // and in ibroute's header and destinations
-        Result trace = sim.real(at, "ibtracert", Integer.toString(some.get(0).lid()), Integer.toString(last.lid()));
+        Result trace = sim.realAt(at, "ibtracert", Integer.toString(some.get(0).lid()), Integer.toString(last.lid()));
         java.util.regex.Matcher g = java.util.regex.Pattern.compile("\\{(0x[0-9a-f]+)\\}").matcher(trace.out());
         StringBuilder map = new StringBuilder("# renamed for the test\n");
         int named = 0;
@@ -211,7 +205,7 @@ abstract class DiagToolsInteropTest {
             map.append(g.group(1)).append(" \"renamed node ").append(++named).append("\"\n");
         }
         assertThat(named).as(trace.out()).isGreaterThan(1);
-        Path mapFile = sim.dir.resolve("node-name-map");
+        Path mapFile = sim.dir().resolve("node-name-map");
         Files.writeString(mapFile, map);
         same(sim, at, "ibtracert", "--node-name-map", mapFile.toString(), Integer.toString(some.get(0).lid()),
                 Integer.toString(last.lid()));
@@ -222,8 +216,8 @@ abstract class DiagToolsInteropTest {
             }
         }
         for (String[] c : new String[][] {{Integer.toString(last.lid()), "999"}, {"999", "1"}, {"abc", "1"}}) {
-            Result real = sim.real(at, "ibtracert", concat("-t", concat("100", c)));
-            Result ours = sim.ours(at, concat("ibtracert", concat("-t", concat("100", c))));
+            Result real = sim.realAt(at, "ibtracert", concat("-t", concat("100", c)));
+            Result ours = sim.oursAt(at, concat("ibtracert", concat("-t", concat("100", c))));
             assertThat(ours.out()).isEqualTo(real.out());
             assertThat(ours.exit()).isEqualTo(real.exit());
             assertThat(stderr(ours.err())).as(ours.command()).isEqualTo(stderr(real.err()));
@@ -242,10 +236,10 @@ abstract class DiagToolsInteropTest {
      * PortRcvSwitchRelayErrors count at the switch), suppression, thresholds, node types, and the data counters,
      * which move with every MAD and so are compared with their values masked; then -k clears what a real run saw.
      */
-    private void queryErrors(Sim sim, List<Target> targets) throws Exception {
+    private void queryErrors(ToolSim sim, List<Target> targets) throws Exception {
         String at = targets.get(0).node();
-        sim.real(at, "smpquery", "-t", "50", "nodeinfo", "999");
-        Path thr = sim.dir.resolve("thresholds");
+        sim.realAt(at, "smpquery", "-t", "50", "nodeinfo", "999");
+        Path thr = sim.dir().resolve("thresholds");
         Files.writeString(thr, "# test\nPortRcvSwitchRelayErrors=1\nSymbolErrorCounter=0x10\n");
         for (String[] a : new String[][] {{"--skip-sl"}, {"--skip-sl", "-c"}, {"--skip-sl", "--switch"},
             {"--skip-sl", "--ca"}, {"--skip-sl", "-s", "PortRcvSwitchRelayErrors,LinkDownedCounter"},
@@ -253,15 +247,15 @@ abstract class DiagToolsInteropTest {
             same(sim, at, "ibqueryerrors", a);
         }
         for (String[] a : new String[][] {{"--skip-sl", "--data"}, {"--skip-sl", "--counters"}}) {
-            Result real = sim.real(at, "ibqueryerrors", a);
-            Result ours = sim.ours(at, concat("ibqueryerrors", a));
+            Result real = sim.realAt(at, "ibqueryerrors", a);
+            Result ours = sim.oursAt(at, concat("ibqueryerrors", a));
             assertThat(maskCounts(ours.out())).as(ours.command()).isEqualTo(maskCounts(real.out()));
             assertThat(ours.exit()).isEqualTo(real.exit());
             compared++;
         }
-        Result ours = sim.ours(at, "ibqueryerrors", "--skip-sl", "-k");
+        Result ours = sim.oursAt(at, "ibqueryerrors", "--skip-sl", "-k");
         assertThat(ours.out()).contains("PortRcvSwitchRelayErrors == ");
-        Result after = sim.real(at, "ibqueryerrors", "--skip-sl");
+        Result after = sim.realAt(at, "ibqueryerrors", "--skip-sl");
         assertThat(after.out()).as("a real run after our -k").doesNotContain("Errors for")
                 .contains(", 0 bad nodes found");
         assertThat(after.exit()).isZero();
@@ -273,7 +267,7 @@ abstract class DiagToolsInteropTest {
     }
 
     /** The error paths: the real tools' words and exit codes. */
-    private void errors(Sim sim, List<Target> targets) throws Exception {
+    private void errors(ToolSim sim, List<Target> targets) throws Exception {
         String at = targets.get(0).node();
         Target ca = targets.stream().filter(t -> !t.isSwitch()).findFirst().orElseThrow();
         String caLid = Integer.toString(ca.lid());
@@ -296,26 +290,26 @@ abstract class DiagToolsInteropTest {
     }
 
     /** sminfo with OpenSM running: the same but for the activity count. */
-    private void smInfo(Sim sim, List<Target> targets) throws Exception {
+    private void smInfo(ToolSim sim, List<Target> targets) throws Exception {
         String at = targets.get(0).node();
-        Path log = sim.dir.resolve("opensm-run.log");
+        Path log = sim.dir().resolve("opensm-run.log");
         ProcessBuilder pb = new ProcessBuilder(tools.opensm.toString(), "-f", log.toString())
-                .directory(sim.dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(sim.dir.resolve("opensm-run.out").toFile())
+                .directory(sim.dir().toFile()).redirectErrorStream(true)
+                .redirectOutput(sim.dir().resolve("opensm-run.out").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        sim.client.env(pb.environment());
+        sim.client().env(pb.environment());
         Process osm = pb.start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             Result real;
             do {
                 Thread.sleep(200);
-                real = sim.real(at, "sminfo");
+                real = sim.realAt(at, "sminfo");
             } while (real.exit() != 0 && System.nanoTime() < deadline);
             assertThat(real.exit()).as("sminfo with OpenSM running: " + real.out()).isZero();
             for (String[] a : new String[][] {{}, {Integer.toString(targets.get(0).lid())}, {"-D", "0"}}) {
-                Result r = sim.real(at, "sminfo", a);
-                Result o = sim.ours(at, concat("sminfo", a));
+                Result r = sim.realAt(at, "sminfo", a);
+                Result o = sim.oursAt(at, concat("sminfo", a));
                 assertThat(mask(o.out())).as(o.command()).isEqualTo(mask(r.out()));
                 assertThat(o.exit()).isEqualTo(r.exit());
                 compared++;
@@ -335,11 +329,11 @@ abstract class DiagToolsInteropTest {
         Path d2 = Files.createDirectories(dir.resolve("b"));
         Files.copy(net, d1.resolve(net.getFileName()));
         Files.copy(net, d2.resolve(net.getFileName()));
-        try (Sim a = Sim.start(d1.resolve(net.getFileName()), d1);
-             Sim b = Sim.start(d2.resolve(net.getFileName()), d2)) {
+        try (ToolSim a = start(d1.resolve(net.getFileName()), d1);
+             ToolSim b = start(d2.resolve(net.getFileName()), d2)) {
             a.sweep();
             b.sweep();
-            List<Target> ta = a.discover();
+            List<Target> ta = discover(a);
             String at = ta.get(0).node();
             Target sw = ta.stream().filter(Target::isSwitch).findFirst().orElseThrow();
             Target ca = ta.stream().filter(t -> !t.isSwitch()).reduce((x, y) -> y).orElseThrow();
@@ -360,24 +354,24 @@ abstract class DiagToolsInteropTest {
                     new String[] {caLid, Integer.toString(ca.port()), "mtu", "4", "vls", "2"},
                     new String[] {caLid, Integer.toString(ca.port()), "down"});
             for (String[] op : ops) {
-                Result r = a.real(at, "ibportstate", op);
-                Result o = b.ours(at, concat("ibportstate", op));
+                Result r = a.realAt(at, "ibportstate", op);
+                Result o = b.oursAt(at, concat("ibportstate", op));
                 assertThat(o.out()).as(o.command() + "\n(real stderr " + r.err() + ")").isEqualTo(r.out());
                 assertThat(o.exit()).isEqualTo(r.exit());
                 // the state after, asked by directed route (ibsim does not answer a LID-routed query's peer part)
                 Target t = op[0].equals(swLid) ? sw : ca;
                 String[] query = {"-D", String.join(",", Arrays.stream(t.path()).mapToObj(Integer::toString)
                         .toList()), op[1]};
-                assertThat(b.real(at, "ibportstate", query).out()).as("after " + o.command())
-                        .isEqualTo(a.real(at, "ibportstate", query).out());
+                assertThat(b.realAt(at, "ibportstate", query).out()).as("after " + o.command())
+                        .isEqualTo(a.realAt(at, "ibportstate", query).out());
                 compared += 2;
             }
         }
     }
 
-    private void same(Sim sim, String node, String tool, String... args) throws Exception {
-        Result real = sim.real(node, tool, args);
-        Result ours = sim.ours(node, concat(tool, args));
+    private void same(ToolSim sim, String node, String tool, String... args) throws Exception {
+        Result real = sim.realAt(node, tool, args);
+        Result ours = sim.oursAt(node, concat(tool, args));
         assertThat(ours.out()).as(ours.command() + " at " + node + "\n(real stderr: " + real.err() + ")")
                 .isEqualTo(real.out());
         assertThat(ours.exit()).as(ours.command() + " exit code").isEqualTo(real.exit());
@@ -391,85 +385,26 @@ abstract class DiagToolsInteropTest {
         return a;
     }
 
-    record Result(String command, int exit, String out, String err) {
-    }
-
     /** A node: LID, ports to query, path, the ibsim name to attach at (for the first one found). */
     record Target(boolean isSwitch, int lid, int numPorts, int port, int[] path, String node) {
         List<Integer> ports() {
-            List<Integer> p = new ArrayList<>();
-            if (isSwitch) {
-                for (int i = 0; i <= numPorts; i++) {
-                    p.add(i);
-                }
-            } else {
-                p.add(port);
-            }
-            return p;
+            return ToolSim.ports(isSwitch, numPorts, port);
         }
     }
 
-    /** A real ibsim in this test's port band, and its clients. */
-    static final class Sim implements AutoCloseable {
-        final RemoteIbsim ibsim;
-        final Path dir;
-        final UmadClient client;
+    /** A real {@code ibsim -r} in this test's port band, and its clients. */
+    private static ToolSim start(Path net, Path dir) throws IOException, InterruptedException {
+        return ToolSim.start(tools, net, dir, FIRST_PORT, LAST_PORT, TOOL_TIMEOUT);
+    }
 
-        private Sim(RemoteIbsim ibsim, Path dir) {
-            this.ibsim = ibsim;
-            this.dir = dir;
-            this.client = new UmadClient(tools.umad2sim, ibsim.port(), dir, null, TOOL_TIMEOUT);
+    /** Every node by directed route from ibsim's first node, with the LIDs OpenSM gave. */
+    private static List<Target> discover(ToolSim sim) {
+        DrWalk.Walk w = DrWalk.of(sim.port());
+        List<Target> found = new ArrayList<>();
+        for (DrWalk.Found f : w.found()) {
+            found.add(new Target(f.isSwitch(), f.lid(), f.numPorts(), f.port(), f.path(),
+                    found.isEmpty() ? w.attachedNode() : null));
         }
-
-        static Sim start(Path net, Path dir) throws IOException, InterruptedException {
-            return new Sim(RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, List.of(),
-                    Duration.ofSeconds(10)), dir);
-        }
-
-        void sweep() throws IOException, InterruptedException {
-            UmadClient.Result r = client.run(tools.opensm, "-o", "-f", dir.resolve("opensm.log").toString());
-            assertThat(r.exit()).as("opensm -o\n" + r.out() + r.err()).isZero();
-        }
-
-        Result real(String node, String tool, String... args) throws IOException, InterruptedException {
-            Path exe = RealTools.executable(tool).orElseThrow();
-            UmadClient.Result r = client.withSimHost(node).run(exe, args);
-            if (r.timedOut()) {
-                fail(r.command() + " still running after " + TOOL_TIMEOUT.toSeconds() + " s");
-            }
-            return new Result(r.command(), r.exit(), r.out(), r.err());
-        }
-
-        Result ours(String node, String... args) {
-            List<String> a = new ArrayList<>();
-            a.add(args[0]);
-            a.add("--ibsim");
-            a.add("127.0.0.1:" + ibsim.port());
-            if (node != null) {
-                a.add("--sim-host");
-                a.add(node);
-            }
-            a.addAll(Arrays.asList(args).subList(1, args.length));
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int rc = Cli.execute(out, err, a.toArray(String[]::new));
-            return new Result("ibtwin " + String.join(" ", args), rc, out.toString(), err.toString());
-        }
-
-        /** Every node by directed route from ibsim's first node, with the LIDs OpenSM gave. */
-        List<Target> discover() {
-            DrWalk.Walk w = DrWalk.of(ibsim.port());
-            List<Target> found = new ArrayList<>();
-            for (DrWalk.Found f : w.found()) {
-                found.add(new Target(f.isSwitch(), f.lid(), f.numPorts(), f.port(), f.path(),
-                        found.isEmpty() ? w.attachedNode() : null));
-            }
-            return found;
-        }
-
-        @Override
-        public void close() {
-            ibsim.close();
-        }
+        return found;
     }
 }

@@ -2,9 +2,6 @@ package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.BindException;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -52,21 +49,6 @@ class MkeyInteropTest {
         tools = RealTools.findOrSkip();
     }
 
-    private static IbsimServer serve(Twin twin) throws IOException {
-        BindException last = null;
-        for (int attempt = 0; attempt < 8; attempt++) {
-            IbsimServer server = new IbsimServer(name -> twin.attach(name, 0));
-            try {
-                server.start(InetAddress.getLoopbackAddress(), RemoteIbsim.freeRange(FIRST_PORT, LAST_PORT));
-                return server;
-            } catch (BindException e) {
-                server.close();
-                last = e;
-            }
-        }
-        throw last;
-    }
-
     /** Every end port's SM LID, read with the key by DR from {@code at}. */
     private static Map<String, Long> smLids(Twin twin, Fabric f, String at) {
         Map<String, Long> out = new HashMap<>();
@@ -102,7 +84,7 @@ class MkeyInteropTest {
                 a.setIsSm(false);
             }
             Path osmDir = java.nio.file.Files.createDirectories(dir.resolve(protect ? "protected" : "open"));
-            try (IbsimServer server = serve(twin)) {
+            try (IbsimServer server = RemoteIbsim.serveTwin(twin, FIRST_PORT, LAST_PORT)) {
                 UmadClient c = new UmadClient(tools.umad2sim, server.port(), osmDir, theirs, Duration.ofSeconds(90));
                 UmadClient.Result r = c.run(tools.opensm, "-o", "-e", "-f", osmDir.resolve("osm.log").toString(),
                         "-t", "50", "--retries", "1");

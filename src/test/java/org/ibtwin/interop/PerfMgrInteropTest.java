@@ -1,20 +1,15 @@
 package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
+import static org.ibtwin.interop.IbtwinUp.await;
+import static org.ibtwin.interop.IbtwinUp.say;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.ibtwin.transport.IbsimClient;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,61 +22,22 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("interop")
 class PerfMgrInteropTest {
-    private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
-    private static final String NET = """
-            Switch 8 "sw1"
-            [1] "H-h1"[1]
-            [2] "H-h2"[1]
-            [3] "H-h3"[1]
-
-            Hca 1 "H-h1"
-            [1] "sw1"[1]
-
-            Hca 1 "H-h2"
-            [1] "sw1"[2]
-
-            Hca 1 "H-h3"
-            [1] "sw1"[3]
-            """;
     private static final Pattern SWEEPS = Pattern.compile("sweeps {18}: (\\d+)");
-    private static RealTools tools;
-
-    @BeforeAll
-    static void findTools() {
-        tools = RealTools.findOrSkip();
-    }
-
     @Test
     void totalsSurviveARealResetAndEachRiseIsOneLine(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("three.net"), NET);
         Path conf = dir.resolve("opensm.conf");
         Files.writeString(conf, "perfmgr TRUE\nperfmgr_max_outstanding_queries 0\n");
-        Path out = dir.resolve("up.out");
-        Path err = dir.resolve("up.err");
-        int port = 0;
-        Process up = null;
-        for (int base = 25100; base <= 25160 && up == null; base += 12) {
-            Process tried = QosInteropTest.up(dir, base, out, err, "three.net", "--sm-node", "H-h1", "-F",
-                    conf.toString(), "--perfmgr_sweep_time_s", "1", "-s", "0");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (tried.isAlive() && !RealTools.read(out).contains("Network simulator ready.")
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            if (tried.isAlive() && RealTools.read(out).contains("Network simulator ready.")) {
-                up = tried;
-                port = base;
-            } else {
-                RealTools.stop(tried);
-            }
-        }
-        assertThat(up).as("ibtwin up did not start on 25100..25160:\n" + RealTools.read(err)).isNotNull();
-        Process p = up;
+        IbtwinUp up = IbtwinUp.start(dir, 25100, 25160, "three.net", RemoteIbsim.THREE_CAS, "--sm-node", "H-h1", "-F", conf.toString(),
+                "--perfmgr_sweep_time_s", "1", "-s", "0");
+        Path out = up.out();
+        Path err = up.err();
+        int port = up.port();
+        Process p = up.process();
         try (OutputStream console = p.getOutputStream()) {
             assertThat(RealTools.read(err)).contains("ibtwin up: warning: " + conf + ":2: "
                     + "perfmgr_max_outstanding_queries: 0 is out of range (1..65535); using the default, 500");
-            int lid = lid(port, "H-h3");
-            UmadClient c = new UmadClient(tools.umad2sim, port, dir, "H-h2", TOOL_TIMEOUT);
+            int lid = RemoteIbsim.lid(port, "H-h3");
+            UmadClient c = up.client("H-h2");
             Path perfquery = RealTools.executable("perfquery").orElseThrow();
             String rise5 = "ibtwin up: warning: ERR 5431: SymbolErrorCounter : 5 : node \"H-h3\" (NodeGUID: 0x";
             // the first reading of a port is the PerfMgr's starting point (no rise before it): wait for it
@@ -123,7 +79,7 @@ class PerfMgrInteropTest {
             assertThat(printCounters(console, p, out)).contains("     symbol_err_cnt       : 50007\n");
             assertThat(count(RealTools.read(err), "ERR 540A")).isEqualTo(1);
         } finally {
-            RealTools.stop(p);
+            up.close();
         }
     }
 
@@ -172,27 +128,5 @@ class PerfMgrInteropTest {
             n++;
         }
         return n;
-    }
-
-    private static void say(OutputStream console, String line) throws IOException {
-        console.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        console.flush();
-    }
-
-    private static void await(String what, Process p, Path log, BooleanSupplier done) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!done.getAsBoolean()) {
-            if (!p.isAlive() || System.nanoTime() > deadline) {
-                fail(what + (p.isAlive() ? " (timed out)" : " (ibtwin up exited " + p.exitValue() + ")") + ":\n"
-                        + RealTools.tail(RealTools.read(log)));
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static int lid(int port, String node) {
-        try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, port, node, false)) {
-            return c.localPort().lid();
-        }
     }
 }

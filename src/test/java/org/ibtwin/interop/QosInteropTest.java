@@ -1,17 +1,11 @@
 package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.ibtwin.transport.IbsimClient;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,43 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("interop")
 class QosInteropTest {
-    private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
-    private static final String NET = """
-            Switch 8 "sw1"
-            [1] "H-h1"[1]
-            [2] "H-h2"[1]
-            [3] "H-h3"[1]
-
-            Hca 1 "H-h1"
-            [1] "sw1"[1]
-
-            Hca 1 "H-h2"
-            [1] "sw1"[2]
-
-            Hca 1 "H-h3"
-            [1] "sw1"[3]
-            """;
-    private static RealTools tools;
-
-    @BeforeAll
-    static void findTools() {
-        tools = RealTools.findOrSkip();
-    }
-
-    static Process up(Path dir, int port, Path out, Path err, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), "org.ibtwin.cli.Main", "up"));
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("-p", Integer.toString(port)));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile());
-        pb.environment().remove("LD_PRELOAD");
-        return pb.start();
-    }
-
     @Test
     void smpqueryShowsTheTablesTheOptionsAskedFor(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("three.net"), NET);
         Path conf = dir.resolve("opensm.conf");
         Files.writeString(conf, """
                 # QoS for the test
@@ -72,30 +31,14 @@ class QosInteropTest {
                 qos_sl2vl 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
                 qos_swe_sl2vl 1,2,3
                 """);
-        Path out = dir.resolve("up.out");
-        Path err = dir.resolve("up.err");
-        int port = 0;
-        Process up = null;
-        for (int base = 25100; base <= 25160 && up == null; base += 12) {
-            Process tried = up(dir, base, out, err, "three.net", "--sm-node", "H-h1", "-F", conf.toString(), "-s",
-                    "0");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (tried.isAlive() && !RealTools.read(out).contains("Network simulator ready.")
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            if (tried.isAlive() && RealTools.read(out).contains("Network simulator ready.")) {
-                up = tried;
-                port = base;
-            } else {
-                RealTools.stop(tried);
-            }
-        }
-        assertThat(up).as("ibtwin up did not start on 25100..25160:\n" + RealTools.read(err)).isNotNull();
+        IbtwinUp up = IbtwinUp.start(dir, 25100, 25160, "three.net", RemoteIbsim.THREE_CAS, "--sm-node", "H-h1", "-F", conf.toString(),
+                "-s", "0");
+        Path err = up.err();
+        int port = up.port();
         try {
-            UmadClient c = new UmadClient(tools.umad2sim, port, dir, "H-h2", TOOL_TIMEOUT);
+            UmadClient c = up.client("H-h2");
             Path smpquery = RealTools.executable("smpquery").orElseThrow();
-            int h3 = lid(port, "H-h3");
+            int h3 = RemoteIbsim.lid(port, "H-h3");
             int sw = switchLid(c, smpquery, h3);
             // the CA: qos_ca_sl2vl, VLs masked to its operational VL0-7 (VL15 stays), VLHighLimit 7
             assertThat(c.run(smpquery, "sl2vl", Integer.toString(h3), "1").out()).contains(
@@ -125,15 +68,16 @@ class QosInteropTest {
             assertThat(RealTools.read(err)).containsOnlyOnce("qos_swe_sl2vl").contains("ibtwin up: warning: " + conf
                     + ":8: qos_swe_sl2vl 1,2,3: 3 VLs listed, not 16 (one for each SL); ignored");
         } finally {
-            RealTools.stop(up);
+            up.close();
         }
     }
 
     /** The same options through {@code ibtwin sm -o -F} on real ibsim (UDP 25170..25199): real smpquery sees them. */
     @Test
     void onRealIbsimAfterSmDashO(@TempDir Path dir) throws Exception {
+        RealTools tools = RealTools.findOrSkip();
         Path net = dir.resolve("three.net");
-        Files.writeString(net, NET);
+        Files.writeString(net, RemoteIbsim.THREE_CAS);
         Path conf = dir.resolve("opensm.conf");
         Files.writeString(conf, "qos TRUE\nqos_ca_sl2vl 0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,15\nqos_ca_high_limit 5\n"
                 + "qos_swe_vlarb_low 0:32,3:1\n");
@@ -145,9 +89,9 @@ class QosInteropTest {
             cl.setErr(new java.io.PrintWriter(err, true));
             int rc = cl.execute("sm", "-o", "--ibsim", "127.0.0.1:" + sim.port(), "-F", conf.toString());
             assertThat(rc).as(out + "\n" + err).isZero();
-            UmadClient c = new UmadClient(tools.umad2sim, sim.port(), dir, "H-h2", TOOL_TIMEOUT);
+            UmadClient c = new UmadClient(tools.umad2sim, sim.port(), dir, "H-h2", IbtwinUp.TOOL_TIMEOUT);
             Path smpquery = RealTools.executable("smpquery").orElseThrow();
-            int h3 = lid(sim.port(), "H-h3");
+            int h3 = RemoteIbsim.lid(sim.port(), "H-h3");
             String sl2vl = c.run(smpquery, "sl2vl", Integer.toString(h3), "1").out();
             String pi = c.run(smpquery, "portinfo", Integer.toString(h3), "1").out();
             String operVls = pi.lines().filter(l -> l.startsWith("OperVLs:")).findFirst().orElse("");
@@ -172,11 +116,5 @@ class QosInteropTest {
             }
         }
         throw new AssertionError("no switch LID in\n" + ni + " (CA LID " + caLid + ", " + smpquery + ")");
-    }
-
-    private static int lid(int port, String node) {
-        try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, port, node, false)) {
-            return c.localPort().lid();
-        }
     }
 }

@@ -77,6 +77,18 @@ public final class RealTools {
     }
 
     /**
+     * Skips the calling test, as {@link #skip} does, unless every named executable is found: "INTEROP SKIPPED: a, b
+     * or c not found (install {@code install})".
+     */
+    static void requireOrSkip(String install, String... names) {
+        if (!Arrays.stream(names).allMatch(n -> executable(n).isPresent())) {
+            String listed = names.length == 1 ? names[0] : String.join(", ", Arrays.copyOf(names, names.length - 1))
+                    + " or " + names[names.length - 1];
+            skip("INTEROP SKIPPED: " + listed + " not found (install " + install + ")");
+        }
+    }
+
+    /**
      * Finds the tools (looked up once per JVM). When one is missing the calling test is skipped, with a notice on
      * stderr the first time, except under CI (CI=true), where scripts/setup installs them and their absence fails
      * the test.

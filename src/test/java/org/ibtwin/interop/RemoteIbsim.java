@@ -2,6 +2,7 @@ package org.ibtwin.interop;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.ibtwin.bench.Processes;
+import org.ibtwin.sim.IbsimServer;
+import org.ibtwin.sim.Twin;
 import org.ibtwin.transport.IbsimClient;
 
 /**
@@ -30,25 +33,9 @@ public final class RemoteIbsim implements AutoCloseable {
     /** Where clients find it. */
     public static final String HOST = "127.0.0.1";
     /** Four CAs, H-h1..H-h4, on ports 1..4 of one 8-port switch, sw1: an ibsim net file. */
-    public static final String FOUR_CAS = """
-            Switch 8 "sw1"
-            [1] "H-h1"[1]
-            [2] "H-h2"[1]
-            [3] "H-h3"[1]
-            [4] "H-h4"[1]
-
-            Hca 1 "H-h1"
-            [1] "sw1"[1]
-
-            Hca 1 "H-h2"
-            [1] "sw1"[2]
-
-            Hca 1 "H-h3"
-            [1] "sw1"[3]
-
-            Hca 1 "H-h4"
-            [1] "sw1"[4]
-            """;
+    public static final String FOUR_CAS = oneSwitch(4);
+    /** Three CAs, H-h1..H-h3, on ports 1..3 of one 8-port switch, sw1: an ibsim net file. */
+    public static final String THREE_CAS = oneSwitch(3);
     /** ibsim's control port plus one data port per client slot. */
     public static final int PORTS_USED = 11;
     /** What ibsim prints once its network is up (its sockets are bound before). */
@@ -68,6 +55,18 @@ public final class RemoteIbsim implements AutoCloseable {
         this.log = log;
         this.command = command;
         this.readyNanos = readyNanos;
+    }
+
+    /** {@code cas} CAs, H-h1..H-hN, each on port N of one 8-port switch, sw1: an ibsim net file. */
+    static String oneSwitch(int cas) {
+        StringBuilder net = new StringBuilder("Switch 8 \"sw1\"\n");
+        for (int i = 1; i <= cas; i++) {
+            net.append('[').append(i).append("] \"H-h").append(i).append("\"[1]\n");
+        }
+        for (int i = 1; i <= cas; i++) {
+            net.append("\nHca 1 \"H-h").append(i).append("\"\n[1] \"sw1\"[").append(i).append("]\n");
+        }
+        return net.toString();
     }
 
     /** The ibsim on PATH (or in the sbin directories), if installed. */
@@ -147,6 +146,25 @@ public final class RemoteIbsim implements AutoCloseable {
         }
         RealTools.stop(p);
         throw new IOException("ibsim (local mode, " + sockname + ") not ready\n" + RealTools.tail(read(log)));
+    }
+
+    /**
+     * The twin's own ibsim endpoint (an {@link IbsimServer} attaching every client at port 0 of the node it names) on a
+     * free range of {@code first..last}; a range taken between the check and the bind is tried again, 8 times at most.
+     */
+    public static IbsimServer serveTwin(Twin twin, int first, int last) throws IOException {
+        BindException taken = null;
+        for (int attempt = 0; attempt < 8; attempt++) {
+            IbsimServer server = new IbsimServer(name -> twin.attach(name, 0));
+            try {
+                server.start(InetAddress.getLoopbackAddress(), freeRange(first, last));
+                return server;
+            } catch (BindException e) {
+                server.close();
+                taken = e;
+            }
+        }
+        throw taken;
     }
 
     /** A base port P in {@code first..last} with P..P+10 all free for UDP on this machine right now. */

@@ -1,19 +1,16 @@
 package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.ibtwin.cli.Cli;
+import org.ibtwin.interop.ToolSim.Result;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.FatTree;
@@ -46,10 +43,10 @@ class ScanToolsInteropTest {
     private static final int LAST_PORT = 18380;
 
     private static RealTools tools;
-    private static Path iblinkinfo;
-    private static Path ibswitches;
-    private static Path ibhosts;
-    private static Path ibnodes;
+    private static final Path iblinkinfo = RealTools.executable("iblinkinfo").orElse(null);
+    private static final Path ibswitches = RealTools.executable("ibswitches").orElse(null);
+    private static final Path ibhosts = RealTools.executable("ibhosts").orElse(null);
+    private static final Path ibnodes = RealTools.executable("ibnodes").orElse(null);
 
     private static final int SIGSEGV = 139;
 
@@ -59,29 +56,14 @@ class ScanToolsInteropTest {
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        Optional<Path> l = RealTools.executable("iblinkinfo");
-        Optional<Path> s = RealTools.executable("ibswitches");
-        Optional<Path> h = RealTools.executable("ibhosts");
-        Optional<Path> n = RealTools.executable("ibnodes");
-        if (l.isEmpty() || s.isEmpty() || h.isEmpty() || n.isEmpty()) {
-            String notice = "INTEROP SKIPPED: iblinkinfo, ibswitches, ibhosts or ibnodes not found (install "
-                    + "infiniband-diags)";
-            RealTools.skip(notice);
-        }
-        iblinkinfo = l.orElseThrow();
-        ibswitches = s.orElseThrow();
-        ibhosts = h.orElseThrow();
-        ibnodes = n.orElseThrow();
+        RealTools.requireOrSkip("infiniband-diags", "iblinkinfo", "ibswitches", "ibhosts", "ibnodes");
     }
 
     @Test
     void ibsimShippedExample(@TempDir Path dir) throws Exception {
-        Path example = Path.of("/usr/share/doc/ibsim-utils/net-examples/net");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(example), "no ibsim example installed");
-        Path net = dir.resolve("net");
-        Files.copy(example, net);
+        Path net = ToolSim.ibsimExample(dir);
         long t0 = System.nanoTime();
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(net, dir)) {
             everything(sim, List.of("0,3", "0,1", "0,3,4"), true);
         }
         report("ibsim example net", t0);
@@ -104,7 +86,7 @@ class ScanToolsInteropTest {
         Path net = dir.resolve("default.topo");
         TopologyWriter.write(f, net);
         Path cache;
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(net, dir)) {
             everything(sim, List.of("0,1", "0,1,33"), false);
             Result hints = sim.ours("iblinkinfo");
             // the DDR cable between HDR ports: ibsim's ports claim QDR at most, so that is what it could be
@@ -123,7 +105,7 @@ class ScanToolsInteropTest {
         Path dir2 = Files.createDirectories(dir.resolve("after"));
         Path net2 = dir2.resolve("after.topo");
         TopologyWriter.write(g, net2);
-        try (Sim sim = Sim.start(net2, dir2)) {
+        try (ToolSim sim = start(net2, dir2)) {
             String c = cache.toString();
             for (String keys : List.of("", "sw,ca,router,port,lid,nodedesc", "ca,port", "sw")) {
                 List<String> a = new ArrayList<>(List.of("--diff", c));
@@ -162,23 +144,9 @@ class ScanToolsInteropTest {
         for (Fabric f : List.of(org.ibtwin.gen.Shapes.singleSwitch(4, 36, org.ibtwin.model.LinkSpeed.FDR10),
                 FabricFiles.loadDefault())) {
             org.ibtwin.sim.Twin twin = org.ibtwin.sim.Twin.of(f);
-            org.ibtwin.sim.IbsimServer server = null;
-            java.net.BindException last = null;
-            for (int attempt = 0; attempt < 8 && server == null; attempt++) {
-                org.ibtwin.sim.IbsimServer s = new org.ibtwin.sim.IbsimServer(name -> twin.attach(name, 0));
-                try {
-                    s.start(java.net.InetAddress.getLoopbackAddress(), RemoteIbsim.freeRange(FIRST_PORT, LAST_PORT));
-                    server = s;
-                } catch (java.net.BindException e) {
-                    s.close();
-                    last = e;
-                }
-            }
-            if (server == null) {
-                throw last;
-            }
             Path d = Files.createDirectories(dir.resolve("twin" + f.size()));
-            try (Sim sim = Sim.on(server, d)) {
+            try (ToolSim sim = swept(ToolSim.on(tools, RemoteIbsim.serveTwin(twin, FIRST_PORT, LAST_PORT), d,
+                    TOOL_TIMEOUT))) {
                 boolean small = f.size() < 10;
                 for (String[] a : small ? new String[][] {{}, {"-p"}, {"-f"}, {"-s"}} : new String[][] {{}}) {
                     same(sim, tools.ibnetdiscover, a);
@@ -197,15 +165,15 @@ class ScanToolsInteropTest {
         Path net = dir.resolve(name + ".topo");
         TopologyWriter.write(f, net);
         long t0 = System.nanoTime();
-        try (Sim sim = Sim.start(net, dir)) {
+        try (ToolSim sim = start(net, dir)) {
             everything(sim, paths, false);
         }
         report(name + " (" + f.switches().size() + " switches, " + f.cas().size() + " CAs)", t0);
     }
 
     /** Every tool, every option set ({@code all}; else the main ones), on one running fabric. */
-    private void everything(Sim sim, List<String> drPaths, boolean all) throws Exception {
-        Path map = sim.dir.resolve("names.map");
+    private void everything(ToolSim sim, List<String> drPaths, boolean all) throws Exception {
+        Path map = sim.dir().resolve("names.map");
         Result list = sim.ours("ibnetdiscover", "-l");
         StringBuilder m = new StringBuilder("# a node name map\n\n");
         int i = 0;
@@ -239,14 +207,14 @@ class ScanToolsInteropTest {
             same(sim, script);
         }
         // a topology file given to the scripts
-        Path topo = sim.dir.resolve("scan.topo");
+        Path topo = sim.dir().resolve("scan.topo");
         Result t = sim.real(tools.ibnetdiscover, topo.toString());
         assertThat(t.exit()).isZero();
         same(sim, ibswitches, topo.toString());
         same(sim, ibhosts, topo.toString());
         // cache files: byte for byte, and each reads the other's
-        Path theirs = sim.dir.resolve("real.cache");
-        Path ours = sim.dir.resolve("ours.cache");
+        Path theirs = sim.dir().resolve("real.cache");
+        Path ours = sim.dir().resolve("ours.cache");
         assertThat(sim.real(tools.ibnetdiscover, "--cache", theirs.toString()).exit()).isZero();
         assertThat(sim.ours("ibnetdiscover", "--cache", ours.toString()).exit()).isZero();
         assertThat(Files.readAllBytes(ours)).as("--cache file").isEqualTo(Files.readAllBytes(theirs));
@@ -255,14 +223,14 @@ class ScanToolsInteropTest {
             same(sim, iblinkinfo, "--load-cache", c.toString());
         }
         // and cached again after loading
-        Path again = sim.dir.resolve("again.cache");
+        Path again = sim.dir().resolve("again.cache");
         assertThat(sim.ours("ibnetdiscover", "--load-cache", theirs.toString(), "--cache", again.toString()).exit())
                 .isZero();
         assertThat(Files.readAllBytes(again)).as("--load-cache then --cache").isEqualTo(Files.readAllBytes(theirs));
     }
 
     /** The real tool and ours with the same arguments: the same output and exit code. */
-    private void same(Sim sim, Path exe, String... args) throws Exception {
+    private void same(ToolSim sim, Path exe, String... args) throws Exception {
         Result real = sim.real(exe, args);
         Result ours = sim.ours(exe.getFileName().toString(), args);
         compared++;
@@ -289,71 +257,18 @@ class ScanToolsInteropTest {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 
-    record Result(String command, int exit, String out, String err) {
+    /** A real {@code ibsim -r} on our band, swept once by a real {@code opensm -o}. */
+    private static ToolSim start(Path net, Path dir) throws IOException, InterruptedException {
+        return swept(ToolSim.start(tools, net, dir, FIRST_PORT, LAST_PORT, TOOL_TIMEOUT));
     }
 
-    /**
-     * A simulator on our band, swept once by a real {@code opensm -o}: a real {@code ibsim -r}, or the twin's
-     * endpoint.
-     */
-    static final class Sim implements AutoCloseable {
-        final AutoCloseable server;
-        final int port;
-        final Path dir;
-        final UmadClient client;
-
-        private Sim(AutoCloseable server, int port, Path dir) {
-            this.server = server;
-            this.port = port;
-            this.dir = dir;
-            this.client = new UmadClient(tools.umad2sim, port, dir, null, TOOL_TIMEOUT);
+    private static ToolSim swept(ToolSim s) throws IOException, InterruptedException {
+        try {
+            s.sweep();
+        } catch (Throwable e) {
+            s.close();
+            throw e;
         }
-
-        static Sim start(Path net, Path dir) throws IOException, InterruptedException {
-            RemoteIbsim ibsim = RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, List.of(),
-                    Duration.ofSeconds(10));
-            return sweep(new Sim(ibsim, ibsim.port(), dir));
-        }
-
-        static Sim on(org.ibtwin.sim.IbsimServer twin, Path dir) throws IOException, InterruptedException {
-            return sweep(new Sim(twin, twin.port(), dir));
-        }
-
-        private static Sim sweep(Sim s) throws IOException, InterruptedException {
-            try {
-                Result sm = s.real(tools.opensm, "-o", "-f", s.dir.resolve("opensm.log").toString());
-                assertThat(sm.exit()).as("opensm -o\n" + sm.out() + sm.err()).isZero();
-            } catch (Throwable e) {
-                s.close();
-                throw e;
-            }
-            return s;
-        }
-
-        Result real(Path exe, String... args) throws IOException, InterruptedException {
-            UmadClient.Result r = client.run(exe, args);
-            if (r.timedOut()) {
-                fail(r.command() + " timed out\n" + r.err());
-            }
-            return new Result(r.command(), r.exit(), r.out(), r.err());
-        }
-
-        Result ours(String tool, String... args) {
-            List<String> a = new ArrayList<>(List.of(tool, "--ibsim", RemoteIbsim.HOST + ":" + port));
-            a.addAll(List.of(args));
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int rc = Cli.execute(out, err, a.toArray(String[]::new));
-            return new Result("ibtwin " + String.join(" ", a), rc, out.toString(), err.toString());
-        }
-
-        @Override
-        public void close() {
-            try {
-                server.close();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        return s;
     }
 }

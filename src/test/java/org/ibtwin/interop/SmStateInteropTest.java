@@ -2,10 +2,7 @@ package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.StringWriter;
-import java.net.BindException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,21 +63,6 @@ class SmStateInteropTest {
         }
     }
 
-    private static IbsimServer startTwin(Twin twin) throws IOException {
-        BindException last = null;
-        for (int attempt = 0; attempt < 8; attempt++) {
-            IbsimServer server = new IbsimServer(name -> twin.attach(name, 0));
-            try {
-                server.start(InetAddress.getLoopbackAddress(), RemoteIbsim.freeRange(FIRST_PORT, LAST_PORT));
-                return server;
-            } catch (BindException e) {
-                server.close();
-                last = e;
-            }
-        }
-        throw last;
-    }
-
     @Test
     void realSminfoShowsOurMasterAndOurStandby() throws Exception {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
@@ -95,7 +77,7 @@ class SmStateInteropTest {
         var b = twin.attach(standbyNode, 0);
         b.setIsSm(true);
         try (TwinTransport ta = new TwinTransport(a); TwinTransport tb = new TwinTransport(b);
-             IbsimServer server = startTwin(twin)) {
+             IbsimServer server = RemoteIbsim.serveTwin(twin, FIRST_PORT, LAST_PORT)) {
             SubnetManager ma = new SubnetManager(ta, cfg.withPriority(5), SmLog.quiet());
             SmStateMachine sa = new SmStateMachine(ma, polling, SmLog.quiet());
             Thread ra = new Thread(() -> sa.run(stop), "sm-master");
@@ -172,7 +154,7 @@ class SmStateInteropTest {
         AtomicBoolean stop = new AtomicBoolean();
         Path osmDir = Files.createDirectories(dir.resolve("opensm"));
         Path osmLog = osmDir.resolve("osm.log");
-        try (IbsimServer server = startTwin(twin)) {
+        try (IbsimServer server = RemoteIbsim.serveTwin(twin, FIRST_PORT, LAST_PORT)) {
             UmadClient c = new UmadClient(tools.umad2sim, server.port(), osmDir, fabric.cas().get(0).name(),
                     TOOL_TIMEOUT);
             // OpenSM (priority 2; -d2: its log flushed at each line, for us to read) masters the subnet; ours (priority 10) comes, is handed it, keeps every LID
@@ -204,7 +186,7 @@ class SmStateInteropTest {
         AtomicBoolean stop = new AtomicBoolean();
         Path osmDir = Files.createDirectories(dir.resolve("opensm"));
         Path osmLog = osmDir.resolve("osm.log");
-        try (IbsimServer server = startTwin(twin)) {
+        try (IbsimServer server = RemoteIbsim.serveTwin(twin, FIRST_PORT, LAST_PORT)) {
             SmStateMachine ours = ourSm(server, fabric.cas().get(9).name(), 1, stop);
             Process osm = null;
             try {

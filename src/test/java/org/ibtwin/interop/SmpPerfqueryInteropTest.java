@@ -1,11 +1,8 @@
 package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,19 +11,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.ibtwin.cli.Cli;
-import org.ibtwin.diag.MadQuery;
-import org.ibtwin.format.TopologyWriter;
+import org.ibtwin.interop.ToolSim.Result;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.model.Fabric;
-import org.ibtwin.transport.IbsimClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -54,9 +47,9 @@ class SmpPerfqueryInteropTest {
     private static final Pattern DUMP_LINE = Pattern.compile("^([A-Za-z0-9]+):\\.*(\\d+)$");
 
     private static RealTools tools;
-    private static Path smpquery;
-    private static Path perfquery;
-    private static Path ibroute;
+    private static final Path smpquery = RealTools.executable("smpquery").orElse(null);
+    private static final Path perfquery = RealTools.executable("perfquery").orElse(null);
+    private static final Path ibroute = RealTools.executable("ibroute").orElse(null);
 
     private int compared;
     private int identical;
@@ -64,16 +57,7 @@ class SmpPerfqueryInteropTest {
     @BeforeAll
     static void findTools() {
         tools = RealTools.findOrSkip();
-        Optional<Path> s = RealTools.executable("smpquery");
-        Optional<Path> p = RealTools.executable("perfquery");
-        Optional<Path> r = RealTools.executable("ibroute");
-        if (s.isEmpty() || p.isEmpty() || r.isEmpty()) {
-            String notice = "INTEROP SKIPPED: smpquery, perfquery or ibroute not found (install infiniband-diags)";
-            RealTools.skip(notice);
-        }
-        smpquery = s.orElseThrow();
-        perfquery = p.orElseThrow();
-        ibroute = r.orElseThrow();
+        RealTools.requireOrSkip("infiniband-diags", "smpquery", "perfquery", "ibroute");
     }
 
     // ---- the fabrics
@@ -81,12 +65,10 @@ class SmpPerfqueryInteropTest {
     @Test
     void fatTreeEveryNodeEveryPort(@TempDir Path dir) throws Exception {
         Fabric f = FatTree.build(FatTreeSpec.of(2, 8, 8));
-        Path net = dir.resolve("fat.topo");
-        TopologyWriter.write(f, net);
         long t0 = System.nanoTime();
-        try (Remote sim = Remote.start(net, dir)) {
+        try (ToolSim sim = start(ToolSim.topology(f, dir, "fat.topo"), dir)) {
             sim.sweep();
-            List<Target> targets = sim.discover();
+            List<Target> targets = discover(sim);
             assertThat(targets.stream().filter(Target::isSwitch)).hasSize(f.switches().size());
             assertThat(targets.stream().filter(t -> !t.isSwitch())).hasSize(f.cas().size());
             everything(sim, targets);
@@ -103,9 +85,9 @@ class SmpPerfqueryInteropTest {
             Files.copy(in, net);
         }
         long t0 = System.nanoTime();
-        try (Remote sim = Remote.start(net, dir)) {
+        try (ToolSim sim = start(net, dir)) {
             sim.sweep();
-            List<Target> targets = sim.discover();
+            List<Target> targets = discover(sim);
             assertThat(targets).extracting(Target::desc).contains("spine two", "leaf switch one", "node001 HCA-1",
                     "node002 mlx5_0");
             everything(sim, targets);
@@ -121,14 +103,11 @@ class SmpPerfqueryInteropTest {
 
     @Test
     void ibsimShippedExample(@TempDir Path dir) throws Exception {
-        Path example = Path.of("/usr/share/doc/ibsim-utils/net-examples/net");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(example), "no ibsim example installed");
-        Path net = dir.resolve("net");
-        Files.copy(example, net);
+        Path net = ToolSim.ibsimExample(dir);
         long t0 = System.nanoTime();
-        try (Remote sim = Remote.start(net, dir)) {
+        try (ToolSim sim = start(net, dir)) {
             sim.sweep();
-            List<Target> targets = sim.discover();
+            List<Target> targets = discover(sim);
             everything(sim, targets);
             directedRoutes(sim, targets);
         }
@@ -143,7 +122,7 @@ class SmpPerfqueryInteropTest {
     // ---- what is compared
 
     /** Every operation on every node and every port. */
-    private void everything(Remote sim, List<Target> targets) throws Exception {
+    private void everything(ToolSim sim, List<Target> targets) throws Exception {
         for (Target t : targets) {
             String lid = Integer.toString(t.lid());
             for (String op : List.of("nodeinfo", "NodeDesc", "switchinfo", "GI")) {
@@ -166,7 +145,7 @@ class SmpPerfqueryInteropTest {
     }
 
     /** The same queries by directed route, for every node within three hops of the attach point. */
-    private void directedRoutes(Remote sim, List<Target> targets) throws Exception {
+    private void directedRoutes(ToolSim sim, List<Target> targets) throws Exception {
         for (Target t : targets) {
             if (t.path().length > 3) {
                 continue;
@@ -184,7 +163,7 @@ class SmpPerfqueryInteropTest {
     }
 
     /** Our LinearForwarding dump against ibroute's routes (no real smpquery prints the blocks). */
-    private void forwardingTables(Remote sim, List<Target> targets) throws Exception {
+    private void forwardingTables(ToolSim sim, List<Target> targets) throws Exception {
         Pattern entry = Pattern.compile("^0x([0-9a-f]{4}) (\\d{3})( :.*)?$");
         for (Target t : targets) {
             if (!t.isSwitch()) {
@@ -217,7 +196,7 @@ class SmpPerfqueryInteropTest {
     }
 
     /** The error paths: the real tools' words and exit codes. */
-    private void errors(Remote sim, List<Target> targets) throws Exception {
+    private void errors(ToolSim sim, List<Target> targets) throws Exception {
         Target ca = targets.stream().filter(t -> !t.isSwitch()).findFirst().orElseThrow();
         Target sw = targets.stream().filter(Target::isSwitch).findFirst().orElseThrow();
         String caLid = Integer.toString(ca.lid());
@@ -269,7 +248,7 @@ class SmpPerfqueryInteropTest {
     }
 
     /** -R, -r, -x -R, -a and -l: resets compared through what a real read shows after them. */
-    private void resets(Remote sim, List<Target> targets) throws Exception {
+    private void resets(ToolSim sim, List<Target> targets) throws Exception {
         Target ca = targets.stream().filter(t -> !t.isSwitch()).findFirst().orElseThrow();
         Target sw = targets.stream().filter(t -> t.isSwitch() && t.enhanced()).findFirst().orElseThrow();
         for (String[] lp : new String[][] {{Integer.toString(ca.lid()), Integer.toString(ca.port())},
@@ -356,7 +335,7 @@ class SmpPerfqueryInteropTest {
     }
 
     /** Port lists, ranges, -a (AllPortSelect or its emulation), -l, the details, the local port. */
-    private void perfqueryVariants(Remote sim, List<Target> targets) throws Exception {
+    private void perfqueryVariants(ToolSim sim, List<Target> targets) throws Exception {
         for (Target t : targets) {
             String lid = Integer.toString(t.lid());
             if (t.isSwitch()) {
@@ -377,8 +356,8 @@ class SmpPerfqueryInteropTest {
     }
 
     /** -G: the GUID resolved by the SA, with a running OpenSM. */
-    private void guids(Remote sim, List<Target> targets) throws Exception {
-        try (Remote.Sm sm = sim.startSm()) {
+    private void guids(ToolSim sim, List<Target> targets) throws Exception {
+        try (ToolSim.RunningSm sm = sim.startSm()) {
             for (Target t : targets) {
                 String guid = String.format("0x%016x", t.portGuid());
                 same(sim, "smpquery", "-G", "nodeinfo", guid);
@@ -394,7 +373,7 @@ class SmpPerfqueryInteropTest {
     // ---- comparing
 
     /** smpquery (or anything that does not move): identical stdout and exit code. */
-    private void same(Remote sim, String tool, String... args) throws Exception {
+    private void same(ToolSim sim, String tool, String... args) throws Exception {
         Result real = sim.real(tool.equals("smpquery") ? smpquery : perfquery, args);
         Result ours = sim.ours(concat(tool, args));
         assertThat(ours.out()).as(ours.command() + "\n(real stderr: " + real.err() + ")").isEqualTo(real.out());
@@ -404,7 +383,7 @@ class SmpPerfqueryInteropTest {
     }
 
     /** perfquery: real, ours, real; see the class comment. */
-    private void counters(Remote sim, String... args) throws Exception {
+    private void counters(ToolSim sim, String... args) throws Exception {
         Result a = sim.real(perfquery, args);
         Result ours = sim.ours(concat("perfquery", args));
         compared++;
@@ -446,122 +425,25 @@ class SmpPerfqueryInteropTest {
                   String desc) {
         /** A switch: every port, 0 included; a CA: the port we reached it by. */
         List<Integer> ports() {
-            List<Integer> p = new ArrayList<>();
-            if (isSwitch) {
-                for (int i = 0; i <= numPorts; i++) {
-                    p.add(i);
-                }
-            } else {
-                p.add(port);
-            }
-            return p;
+            return ToolSim.ports(isSwitch, numPorts, port);
         }
     }
 
     /** A real {@code ibsim -r} ({@link RemoteIbsim}) on a UDP port range in 17200..17290, and clients of it. */
-    static final class Remote implements AutoCloseable {
-        final RemoteIbsim ibsim;
-        final int port;
-        final Path dir;
-        final UmadClient client;
-
-        private Remote(RemoteIbsim ibsim, Path dir) {
-            this.ibsim = ibsim;
-            this.port = ibsim.port();
-            this.dir = dir;
-            this.client = new UmadClient(tools.umad2sim, port, dir, null, TOOL_TIMEOUT);
-        }
-
-        static Remote start(Path net, Path dir) throws IOException, InterruptedException {
-            return new Remote(RemoteIbsim.start(tools.ibsim, net, 17200, 17280, List.of(), Duration.ofSeconds(10)),
-                    dir);
-        }
-
-        /** One {@code opensm -o}: LIDs for everyone. */
-        void sweep() throws IOException, InterruptedException {
-            Result sm = real(tools.opensm, "-o", "-f", dir.resolve("opensm.log").toString());
-            assertThat(sm.exit()).as("opensm -o\n" + sm.out() + sm.err()).isZero();
-        }
-
-        /** OpenSM left running (the SA for -G) until closed. */
-        Sm startSm() throws IOException, InterruptedException {
-            Path smLog = dir.resolve("opensm-sa.log");
-            ProcessBuilder pb = new ProcessBuilder(tools.opensm.toString(), "-f", smLog.toString())
-                    .directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("opensm-sa.out").toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            client.env(pb.environment());
-            Process p = pb.start();
-            Sm sm = new Sm(p);
-            // the SA answers once the subnet is up (OpenSM's log is written late): ask it for our own port
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            try (IbsimClient c = IbsimClient.connect("127.0.0.1", port, null, false)) {
-                MadQuery q = new MadQuery(c).timeout(Duration.ofMillis(200)).attempts(1);
-                while (true) {
-                    try {
-                        c.refreshLocalPort();
-                        org.ibtwin.diag.Resolver.guid(q, c.localPort().portGuid(), 0);
-                        break;
-                    } catch (org.ibtwin.diag.QueryException e) {
-                        if (!p.isAlive() || System.nanoTime() > deadline) {
-                            sm.close();
-                            fail("opensm's SA did not answer:\n" + RealTools.tail(RealTools.read(smLog)));
-                        }
-                        Thread.sleep(50);
-                    }
-                }
-            }
-            return sm;
-        }
-
-        record Sm(Process process) implements AutoCloseable {
-            @Override
-            public void close() {
-                RealTools.stop(process);
-            }
-        }
-
-        /** A real tool, as a client of this ibsim through libumad2sim. */
-        Result real(Path exe, String... args) throws IOException, InterruptedException {
-            UmadClient.Result r = client.run(exe, args);
-            if (r.timedOut()) {
-                fail(r.command() + " still running after " + TOOL_TIMEOUT.toSeconds() + " s");
-            }
-            return new Result(r.command(), r.exit(), r.out(), r.err());
-        }
-
-        /** Ours, in this JVM: {@code ibtwin <args>} attached to this ibsim with --ibsim. */
-        Result ours(String... args) {
-            List<String> a = new ArrayList<>();
-            a.add(args[0]);
-            a.add("--ibsim");
-            a.add("127.0.0.1:" + port);
-            a.addAll(Arrays.asList(args).subList(1, args.length));
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int rc = Cli.execute(out, err, a.toArray(String[]::new));
-            return new Result("ibtwin " + String.join(" ", args), rc, out.toString(), err.toString());
-        }
-
-        /**
-         * The nodes, found by directed route from where clients attach (ibsim's first node): switches once each,
-         * CA ports once each, with the LIDs OpenSM gave them.
-         */
-        List<Target> discover() {
-            List<Target> found = new ArrayList<>();
-            for (DrWalk.Found f : DrWalk.of(port).found()) {
-                found.add(new Target(f.isSwitch(), f.lid(), f.numPorts(), f.port(), f.enhancedPort0(), f.path(),
-                        f.portGuid(), f.desc()));
-            }
-            return found;
-        }
-
-        @Override
-        public void close() {
-            ibsim.close();
-        }
+    private static ToolSim start(Path net, Path dir) throws IOException, InterruptedException {
+        return ToolSim.start(tools, net, dir, 17200, 17280, TOOL_TIMEOUT);
     }
 
-    record Result(String command, int exit, String out, String err) {
+    /**
+     * The nodes, found by directed route from where clients attach (ibsim's first node): switches once each,
+     * CA ports once each, with the LIDs OpenSM gave them.
+     */
+    private static List<Target> discover(ToolSim sim) {
+        List<Target> found = new ArrayList<>();
+        for (DrWalk.Found f : DrWalk.of(sim.port()).found()) {
+            found.add(new Target(f.isSwitch(), f.lid(), f.numPorts(), f.port(), f.enhancedPort0(), f.path(),
+                    f.portGuid(), f.desc()));
+        }
+        return found;
     }
 }

@@ -3,9 +3,6 @@ package org.ibtwin.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
-import java.net.BindException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -265,7 +262,7 @@ class TwinParityInteropTest {
         Path twinDir = Files.createDirectories(dir.resolve("twin"));
         Path simDir = Files.createDirectories(dir.resolve("ibsim"));
         Twin twin = Twin.of(fabric);
-        try (IbsimServer server = startTwin(twin);
+        try (IbsimServer server = RemoteIbsim.serveTwin(twin, FIRST_PORT, LAST_PORT);
              RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, topo, FIRST_PORT, LAST_PORT, RealTools.limits(fabric),
                      Duration.ofSeconds(30))) {
             Side t = new Side("twin", new UmadClient(tools.umad2sim, server.port(), twinDir, simHost, TOOL_TIMEOUT));
@@ -287,22 +284,6 @@ class TwinParityInteropTest {
             c.traces(seen, smHost, random);
             c.finish(sim);
         }
-    }
-
-    /** The twin's ibsim endpoint on a free range of this test's band. */
-    private static IbsimServer startTwin(Twin twin) throws IOException {
-        BindException last = null;
-        for (int attempt = 0; attempt < 8; attempt++) {
-            IbsimServer server = new IbsimServer(name -> twin.attach(name, 0));
-            try {
-                server.start(InetAddress.getLoopbackAddress(), RemoteIbsim.freeRange(FIRST_PORT, LAST_PORT));
-                return server;
-            } catch (BindException e) {
-                server.close();
-                last = e;
-            }
-        }
-        throw last;
     }
 
     // ---------------------------------------------------------------- one case

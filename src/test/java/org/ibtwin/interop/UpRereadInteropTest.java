@@ -1,19 +1,13 @@
 package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
+import static org.ibtwin.interop.IbtwinUp.await;
+import static org.ibtwin.interop.IbtwinUp.say;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,37 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("interop")
 class UpRereadInteropTest {
-    private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
-    private static RealTools tools;
-
-    @BeforeAll
-    static void findTools() {
-        tools = RealTools.findOrSkip();
-    }
-
-    /** {@code ibtwin up} in a JVM of its own, on this test's class path. */
-    private static Process up(Path dir, int port, Path out, Path err, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), "org.ibtwin.cli.Main", "up"));
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("-p", Integer.toString(port)));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile());
-        pb.environment().remove("LD_PRELOAD");
-        return pb.start();
-    }
-
-    private static void await(String what, Process p, Path log, BooleanSupplier done) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!done.getAsBoolean()) {
-            if (!p.isAlive() || System.nanoTime() > deadline) {
-                fail(what + (p.isAlive() ? " (timed out)" : " (ibtwin up exited " + p.exitValue() + ")") + ":\n"
-                        + RealTools.tail(RealTools.read(log)));
-            }
-            Thread.sleep(100);
-        }
-    }
-
     private static String saquery(UmadClient c, String... args) {
         try {
             return c.run(RealTools.executable("saquery").orElseThrow(), args).out();
@@ -69,34 +32,19 @@ class UpRereadInteropTest {
 
     @Test
     void sighupAndTheConsoleRereadThePartitionsAndSweepAndTheProcessLivesOn(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("four.net"), RemoteIbsim.FOUR_CAS);
         Path conf = dir.resolve("partitions.conf");
         Files.writeString(conf, "Default=0x7fff, ipoib : ALL=limited, SELF=full ;\n");
-        Path out = dir.resolve("up.out");
-        Path err = dir.resolve("up.err");
-        Process p = null;
-        int port = 0;
-        for (int base = 18500; base <= 18560 && p == null; base += 12) {
-            Process tried = up(dir, base, out, err, "four.net", "--sm-node", "H-h1", "-P", conf.toString(), "-s", "0");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (tried.isAlive() && !RealTools.read(out).contains("Network simulator ready.")
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            if (tried.isAlive() && RealTools.read(out).contains("Network simulator ready.")) {
-                p = tried;
-                port = base;
-            } else {
-                RealTools.stop(tried);
-            }
-        }
-        assertThat(p).as("ibtwin up did not start on 18500..18560:\n" + RealTools.read(err)).isNotNull();
-        Process up = p;
+        IbtwinUp ibtwin = IbtwinUp.start(dir, 18500, 18560, "four.net", RemoteIbsim.FOUR_CAS, "--sm-node", "H-h1", "-P", conf.toString(),
+                "-s", "0");
+        Path out = ibtwin.out();
+        Path err = ibtwin.err();
+        int port = ibtwin.port();
+        Process up = ibtwin.process();
         try (OutputStream console = up.getOutputStream()) {
             long h2 = RemoteIbsim.portGuid(port, "H-h2");
             long h4 = RemoteIbsim.portGuid(port, "H-h4");
             int lid4 = RemoteIbsim.lid(port, "H-h4");
-            UmadClient c = new UmadClient(tools.umad2sim, port, dir, "H-h2", TOOL_TIMEOUT);
+            UmadClient c = ibtwin.client("H-h2");
             // h2 and h4: both limited Default members, so the SA hides h4 from h2
             assertThat(saquery(c, "NR", Integer.toString(lid4))).isEmpty();
 
@@ -116,8 +64,7 @@ class UpRereadInteropTest {
 
             // the console's reread: h4 out of blue again; the summary of ports leaving a partition, one line
             Files.writeString(conf, "Default=0x7fff, ipoib : ALL=limited, SELF=full ;\n");
-            console.write("reread\n".getBytes(StandardCharsets.UTF_8));
-            console.flush();
+            say(console, "reread");
             await("console reread", up, out, () -> RealTools.read(out).contains("partitions reread from " + conf
                     + " (1 partitions); heavy sweep requested"));
             await("h4 hidden again", up, err, () -> saquery(c, "NR", Integer.toString(lid4)).isEmpty());
@@ -132,7 +79,7 @@ class UpRereadInteropTest {
                     + "Default partition (0x7fff): no port can reach the SA (add SELF=full)"));
             assertThat(up.isAlive()).isTrue();
         } finally {
-            RealTools.stop(up);
+            ibtwin.close();
         }
     }
 }
