@@ -10,10 +10,8 @@ import java.util.List;
 import org.ibtwin.cli.Cli;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,17 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Tag("interop")
 @Timeout(180)
-class GenFamiliesInteropTest {
-    static RealTools tools;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void findTools() {
-        tools = RealTools.findOrSkip();
-    }
-
+class GenFamiliesInteropTest extends InteropTest {
     @ParameterizedTest(name = "gen {0} / opensm -R {1} / ibtwin -R {2} / OpenSM's routes {3}")
     @CsvSource(delimiter = '|', value = {
         "torus --dims 4x4x3                                    | dor    | dor    | loop",

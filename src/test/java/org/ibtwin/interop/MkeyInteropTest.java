@@ -21,11 +21,9 @@ import org.ibtwin.sm.MKeys;
 import org.ibtwin.sm.SmConfig;
 import org.ibtwin.sm.SmLog;
 import org.ibtwin.sm.SubnetManager;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real OpenSM against a fabric ibtwin's SM protected with an M_Key (level 1: Gets answer, with the key hidden; Sets
@@ -34,20 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("interop")
 @Timeout(180)
-class MkeyInteropTest {
+class MkeyInteropTest extends InteropTest {
     static final int FIRST_PORT = 25200;
     static final int LAST_PORT = 25239;
     private static final long KEY = 0x98039b0300c0ffeeL;
-
-    static RealTools tools;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void findTools() {
-        tools = RealTools.findOrSkip();
-    }
 
     /** Every end port's SM LID, read with the key by DR from {@code at}. */
     private static Map<String, Long> smLids(Twin twin, Fabric f, String at) {

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -32,17 +31,14 @@ import picocli.CommandLine;
  */
 @Tag("interop")
 @Timeout(180)
-class PerfOpensmInteropTest {
+class PerfOpensmInteropTest extends InteropTest {
     static final int FIRST_PORT = 18300;
     static final int LAST_PORT = 18389;
     private static final Pattern HOP = Pattern.compile("^\\[(\\d+)\\] -> (switch|ca) port \\{0x[0-9a-f]+\\}\\[(\\d+)\\]"
             + ".*\"([^\"]*)\"$");
 
-    static RealTools tools;
     static Path ibtracert;
 
-    @TempDir
-    Path dir;
     private Lab lab;
 
     @BeforeAll

@@ -6,7 +6,6 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,10 +24,8 @@ import org.ibtwin.sm.SmDumps;
 import org.ibtwin.sm.routing.Lfts;
 import org.ibtwin.sm.routing.RoutingBalance;
 import org.ibtwin.sm.routing.SwitchGraph;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -41,21 +38,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Tag("interop")
 @Timeout(120)
-class SmBalanceInteropTest {
+class SmBalanceInteropTest extends InteropTest {
     static final int FIRST_PORT = 18200;
     static final int LAST_PORT = 18289;
     private static final Pattern ROUTE = Pattern.compile(
             "^0x([0-9a-f]{4}) \\d{3} # (Channel Adapter|Switch|Router) portguid 0x([0-9a-f]{16}):", Pattern.MULTILINE);
-
-    static RealTools tools;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void findTools() {
-        tools = RealTools.findOrSkip();
-    }
 
     @ParameterizedTest(name = "{0}-level radix {1}, {2} hosts, -R {3}")
     @CsvSource({"2, 16, 64, minhop", "2, 16, 64, ftree", "3, 8, 64, minhop", "3, 8, 64, ftree"})
@@ -64,23 +51,9 @@ class SmBalanceInteropTest {
         Path net = FabricFiles.write(fabric, dir.resolve("lab"))[0];
         Path osmDir = Files.createDirectories(dir.resolve("opensm"));
         Path ourDir = Files.createDirectories(dir.resolve("ours"));
-        List<String> limits = RealTools.limits(fabric);
-        try (RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, limits,
-                Duration.ofSeconds(20))) {
-            UmadClient c = new UmadClient(tools.umad2sim, sim.port(), osmDir, null, Duration.ofSeconds(60));
-            UmadClient.Result r = c.run(tools.opensm, "-o", "-e", "-f", osmDir.resolve("osm.log").toString(),
-                    "-D", "0x43", "-R", engine);
-            assertThat(r.exit()).as(r.out() + r.err()).isZero();
-            assertThat(RealTools.read(osmDir.resolve("osm.log"))).contains("SUBNET UP");
-        }
-        try (RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, limits,
-                Duration.ofSeconds(20))) {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int rc = Cli.execute(out, err, "sm", "-o", "-q", "--ibsim", "127.0.0.1:" + sim.port(), "-R", engine, "--dump-dir",
-                    ourDir.toString());
-            assertThat(rc).as(out + "\n" + err).isZero();
-        }
+        opensmOnce(fabric, net, osmDir, FIRST_PORT, LAST_PORT, engine);
+        assertThat(RealTools.read(osmDir.resolve("osm.log"))).contains("SUBNET UP");
+        ourSmOnce(fabric, net, FIRST_PORT, LAST_PORT, "-q", "-R", engine, "--dump-dir", ourDir.toString());
         String osmLog = RealTools.read(osmDir.resolve("osm.log"));
         // OpenSM really used the engine (it falls back to minhop when ftree declines)
         assertThat(osmLog).contains("osm_ucast_mgr_process: " + engine + " tables configured on all switches");

@@ -23,7 +23,6 @@ import org.ibtwin.model.Fabric;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -36,7 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Tag("interop")
 @Timeout(300)
-class SmLargeIbsimInteropTest {
+class SmLargeIbsimInteropTest extends InteropTest {
     static final int FIRST_PORT = 18200;
     static final int LAST_PORT = 18289;
     private static final Pattern CA_PORT = Pattern.compile(
@@ -47,13 +46,9 @@ class SmLargeIbsimInteropTest {
     /** iblinkinfo's port lines: "... 1[  ] ==( 4X 53.125 Gbps Active/  LinkUp)==> ...". */
     private static final Pattern LINK = Pattern.compile("==\\(\\s*\\S+\\s+[\\d.]+ Gbps\\s+(\\w+)/\\s*(\\w+)\\)==>");
 
-    static RealTools tools;
     static Path ibtracert;
     private static final Pattern TO_CA = Pattern.compile("(?m)^To ca \\{0x[0-9a-f]+\\} portnum \\d+ lid (\\d+)-\\d+ ");
     static Path iblinkinfo;
-
-    @TempDir
-    Path dir;
 
     @BeforeAll
     static void findTools() {

@@ -2,14 +2,12 @@ package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.ibtwin.cli.Cli;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.tools.SmOutputs;
 import org.ibtwin.gen.FatTree;
@@ -27,7 +25,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ibtwin's SM state and dumps through the real programs: real {@code sminfo} against the twin's ibsim endpoint
@@ -38,16 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("interop")
 @Timeout(120)
-class SmStateInteropTest {
+class SmStateInteropTest extends InteropTest {
     static final int FIRST_PORT = 18200;
     static final int LAST_PORT = 18289;
     static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
 
-    static RealTools tools;
     static Path sminfo;
-
-    @TempDir
-    Path dir;
 
     @BeforeAll
     static void findTools() {
@@ -218,24 +211,11 @@ class SmStateInteropTest {
         Path net = FabricFiles.write(fabric, dir.resolve("lab"))[0];
         Path osmDir = Files.createDirectories(dir.resolve("opensm"));
         Path ourDir = Files.createDirectories(dir.resolve("ours"));
-        List<String> limits = RealTools.limits(fabric);
-        try (RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, limits,
-                Duration.ofSeconds(20))) {
-            UmadClient c = new UmadClient(tools.umad2sim, sim.port(), osmDir, null, Duration.ofSeconds(60));
-            UmadClient.Result r = c.run(tools.opensm, "-o", "-e", "-f", osmDir.resolve("osm.log").toString(),
-                    "-D", "0x43", "-R", "minhop");
-            assertThat(r.exit()).as(r.out() + r.err()).isZero();
-        }
+        opensmOnce(fabric, net, osmDir, FIRST_PORT, LAST_PORT, "minhop");
         Path guid2lid = ourDir.resolve("guid2lid");
         Files.copy(osmDir.resolve("guid2lid"), guid2lid);
-        try (RemoteIbsim sim = RemoteIbsim.start(tools.ibsim, net, FIRST_PORT, LAST_PORT, limits,
-                Duration.ofSeconds(20))) {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int rc = Cli.execute(out, err, "sm", "-o", "--ibsim", "127.0.0.1:" + sim.port(), "-R", "minhop", "--guid2lid",
-                    guid2lid.toString(), "--dump-dir", ourDir.toString());
-            assertThat(rc).as(out + "\n" + err).isZero();
-        }
+        ourSmOnce(fabric, net, FIRST_PORT, LAST_PORT, "-R", "minhop", "--guid2lid", guid2lid.toString(), "--dump-dir",
+                ourDir.toString());
         String osmList = Files.readString(osmDir.resolve(SmDumps.SUBNET_LST), StandardCharsets.UTF_8);
         String ourList = Files.readString(ourDir.resolve(SmDumps.SUBNET_LST), StandardCharsets.UTF_8);
         assertThat(osmList.lines().count()).isEqualTo(2L * fabric.links().size());

@@ -44,7 +44,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -86,7 +85,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * </ul>
  */
 @Tag("interop")
-class TwinParityInteropTest {
+class TwinParityInteropTest extends InteropTest {
     static final String EXAMPLES = "/usr/share/doc/ibsim-utils/net-examples";
     private static final List<String> EXAMPLE_FILES = List.of("net", "net.1", "net.2sw2path", "net.2sw2path4hca",
             "net.2sw2path4hca2port");
@@ -105,13 +104,9 @@ class TwinParityInteropTest {
     private static final List<String> TOOLS = List.of("opensm", "ibnetdiscover", "iblinkinfo", "ibswitches",
             "ibhosts", "ibroute", "ibtracert", "perfquery", "smpquery");
     private static final Map<String, Path> exe = new LinkedHashMap<>();
-    private static RealTools tools;
     private static ExecutorService pool;
     /** fabric → engine → tool → "equal" or the known differences seen; printed at the end. */
     private static final Map<String, Map<String, Map<String, Set<String>>>> MATRIX = new TreeMap<>();
-
-    @TempDir
-    Path dir;
 
     /** The differences allowed, each in the dump lines (field names) of one kind of output. */
     enum Known {
