@@ -2,7 +2,6 @@ package org.ibtwin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -16,23 +15,12 @@ import org.ibtwin.sim.MadSink;
 import org.ibtwin.sim.Twin;
 import org.ibtwin.transport.MadAddress;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Bad input through the public command line, as a new user types it: every output path, every missing input, every
  * taken port is one line naming it and exit 2, found before any slow work, with nothing created on the way.
  */
-class BadInputCommandsTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    @TempDir
-    Path dir;
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
-    }
-
+class BadInputCommandsTest extends CliTest {
     /**
      * An output file that cannot be written (under /proc, where nothing can be created) is one line, exit 2. Only
      * the write finds that out, after the run: the perftest tools' runs on the built-in fabric have said so first.

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ibtwin.fixture.TwinFabric;
-import org.ibtwin.format.FabricFiles;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,25 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
  * files, with problems planted in those files, and as JSON. The comparison with the real scripts is
  * BalanceIdsInteropTest's.
  */
-class BalanceIdsCommandsTest {
+class BalanceIdsCommandsTest extends CliTest {
     private static TwinFabric up;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
 
     @BeforeAll
     static void twin() {
-        up = TwinFabric.up(FabricFiles.loadDefault());
-        String host = up.fabric.cas().get(0).name();
-        DiagCommand.opener = t -> up.tool(host);
-    }
-
-    @AfterAll
-    static void real() {
-        DiagCommand.opener = TransportOptions::open;
-    }
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
+        up = diagToolsOnDefaultTwin(0);
     }
 
     @Test

@@ -2,13 +2,11 @@ package org.ibtwin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.StringWriter;
 import java.util.Map;
 import org.ibtwin.diag.FakeFabric;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.MadHeaders;
 import org.ibtwin.mad.Methods;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,9 +15,7 @@ import org.junit.jupiter.api.Test;
  * tools' words and exit codes) and what they send. The byte-for-byte comparison with the real tools is
  * SmpPerfqueryInteropTest's.
  */
-class DiagCommandsTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+class DiagCommandsTest extends CliTest {
     private FakeFabric fabric;
 
     @BeforeEach
@@ -28,17 +24,13 @@ class DiagCommandsTest {
         DiagCommand.opener = t -> fabric;
     }
 
-    @AfterEach
-    void real() {
-        DiagCommand.opener = TransportOptions::open;
-    }
-
-    private int run(String... args) {
+    @Override
+    protected int run(String... args) {
         if (fabric != null) {
             fabric.sent.clear();
             fabric.sentTo.clear();
         }
-        return Cli.executeAfresh(out, err, args);
+        return super.run(args);
     }
 
     @Test

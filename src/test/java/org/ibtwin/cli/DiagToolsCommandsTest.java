@@ -2,9 +2,7 @@ package org.ibtwin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.StringWriter;
 import org.ibtwin.diag.FakeFabric;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -12,22 +10,10 @@ import org.junit.jupiter.api.Test;
  * ibstat, ibaddr, sminfo, ibportstate, ibroute and ibtracert against the in-memory {@link FakeFabric}: what they
  * print and how they fail. The byte-for-byte comparison with the real tools is DiagToolsInteropTest's.
  */
-class DiagToolsCommandsTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
+class DiagToolsCommandsTest extends CliTest {
     @BeforeEach
     void fake() {
         DiagCommand.opener = t -> new FakeFabric();
-    }
-
-    @AfterEach
-    void real() {
-        DiagCommand.opener = TransportOptions::open;
-    }
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,14 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** ibtwin doctor and ibtwin snapshot as a user runs them: outputs and exit codes. */
-class DoctorCommandTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        return Cli.execute(out, err, args);
-    }
-
+class DoctorCommandTest extends CliTest {
     private static String resource(String name) {
         try {
             return Path.of(DoctorCommandTest.class.getResource("/doctor/" + name).toURI()).toString();
@@ -31,7 +23,7 @@ class DoctorCommandTest {
 
     @Test
     void defaultFabricReportMostSevereFirst() {
-        assertThat(run("doctor")).isEqualTo(1);
+        assertThat(runAppending("doctor")).isEqualTo(1);
         String text = out.toString();
         assertThat(text).startsWith("ibtwin doctor: default (built-in) (65 nodes (5 switches, 60 CAs), 120 links)\n");
         assertThat(text.indexOf("ERROR    T04  leaf02/33 <-> spine01/17")).isPositive()
@@ -46,15 +38,15 @@ class DoctorCommandTest {
 
     @Test
     void failOnChoosesTheExitCode() {
-        assertThat(run("doctor", "--fail-on", "critical")).isZero();
-        assertThat(run("doctor", "--fail-on", "warning")).isEqualTo(1);
-        assertThat(run("doctor", "--fail-on", "bad")).isEqualTo(2);
+        assertThat(runAppending("doctor", "--fail-on", "critical")).isZero();
+        assertThat(runAppending("doctor", "--fail-on", "warning")).isEqualTo(1);
+        assertThat(runAppending("doctor", "--fail-on", "bad")).isEqualTo(2);
         assertThat(err.toString()).contains("ibtwin doctor: --fail-on: \"bad\" is not critical, error, warning or info");
     }
 
     @Test
     void jsonReport() throws IOException {
-        assertThat(run("doctor", "--json")).isEqualTo(1);
+        assertThat(runAppending("doctor", "--json")).isEqualTo(1);
         JsonNode j = new ObjectMapper().readTree(out.toString());
         assertThat(j.get("summary").get("error").asInt()).isEqualTo(2);
         assertThat(j.get("findings").get(0).get("id").asText()).isEqualTo("T04");
@@ -65,35 +57,35 @@ class DoctorCommandTest {
 
     @Test
     void fromADirectoryOfToolOutputs() {
-        assertThat(run("doctor", "--from", resource("ibsim-lab"))).isEqualTo(1);
+        assertThat(runAppending("doctor", "--from", resource("ibsim-lab"))).isEqualTo(1);
         assertThat(out.toString()).contains("ERROR    T05  node003/1 <-> leaf02/1", "read 10 files");
     }
 
     @Test
     void healthyFabricExitsZero(@TempDir Path dir) {
-        assertThat(run("gen", "fat-tree", "--hosts", "64", "--speed", "EDR", "-o", dir.resolve("ft").toString()))
+        assertThat(runAppending("gen", "fat-tree", "--hosts", "64", "--speed", "EDR", "-o", dir.resolve("ft").toString()))
                 .isZero();
         out.getBuffer().setLength(0);
-        assertThat(run("doctor", dir.resolve("ft.yaml").toString())).isZero();
+        assertThat(runAppending("doctor", dir.resolve("ft.yaml").toString())).isZero();
         assertThat(out.toString()).contains("no findings: 0 critical, 0 errors, 0 warnings, 0 info");
     }
 
     @Test
     void badInputIsOneLineAndExitTwo(@TempDir Path dir) throws IOException {
-        assertThat(run("doctor", "--from", dir.resolve("nope").toString())).isEqualTo(2);
+        assertThat(runAppending("doctor", "--from", dir.resolve("nope").toString())).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin doctor: " + dir.resolve("nope") + ": no such directory\n");
         err.getBuffer().setLength(0);
         Files.writeString(dir.resolve("node1.ibstat"), "CA 'mlx5_0'\n\tCA type: MT4123\n\tPort 1:\n"
                 + "\t\tState: Sleeping\n");
-        assertThat(run("doctor", "--from", dir.toString())).isEqualTo(2);
+        assertThat(runAppending("doctor", "--from", dir.toString())).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin doctor: node1.ibstat:4: port state \"Sleeping\" not understood\n");
         err.getBuffer().setLength(0);
-        assertThat(run("doctor", "default", "--from", dir.toString())).isEqualTo(2);
+        assertThat(runAppending("doctor", "default", "--from", dir.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("give one fabric");
         err.getBuffer().setLength(0);
         Path t = dir.resolve("thresholds");
         Files.writeString(t, "Nonsense=1\n");
-        assertThat(run("doctor", "--thresholds", t.toString())).isEqualTo(2);
+        assertThat(runAppending("doctor", "--thresholds", t.toString())).isEqualTo(2);
         assertThat(err.toString()).startsWith("ibtwin doctor: " + t + ":1: unknown threshold \"Nonsense\"");
     }
 
@@ -101,7 +93,7 @@ class DoctorCommandTest {
     void thresholdsFileSuppressesAndTightens(@TempDir Path dir) throws IOException {
         Path t = dir.resolve("thresholds");
         Files.writeString(t, "suppress=T04,T14\n");
-        assertThat(run("doctor", "--thresholds", t.toString())).isZero();
+        assertThat(runAppending("doctor", "--thresholds", t.toString())).isZero();
         assertThat(out.toString()).contains("WARNING  T07  node017").doesNotContain("T04  leaf02")
                 .contains("T04 link trained at a lower speed", "suppressed in the thresholds file");
     }
@@ -110,13 +102,13 @@ class DoctorCommandTest {
     void partitionsFileIsJudged(@TempDir Path dir) throws IOException {
         Path p = dir.resolve("partitions.conf");
         Files.writeString(p, "Default=0x7fff : ALL=limited;\n");
-        assertThat(run("doctor", "--partitions", p.toString(), "--fail-on", "critical")).isEqualTo(1);
+        assertThat(runAppending("doctor", "--partitions", p.toString(), "--fail-on", "critical")).isEqualTo(1);
         assertThat(out.toString()).contains("CRITICAL T11  SM port", p + ":1: Default partition member ALL=limited");
     }
 
     @Test
     void liveOnTheInProcessTwinOfAFabricFindsThePlantedProblemsThroughMads() {
-        assertThat(run("doctor", "--fabric", "default")).isEqualTo(1);
+        assertThat(runAppending("doctor", "--fabric", "default")).isEqualTo(1);
         assertThat(err.toString()).contains("ibtwin doctor: discovered 65 nodes, 120 links");
         assertThat(out.toString()).contains("the in-process twin of default (65 nodes", "ERROR    T04  leaf02/33 <-> "
                 + "spine01/17", "ERROR    T14  node033", "WARNING  T07  node017");
@@ -124,7 +116,7 @@ class DoctorCommandTest {
 
     @Test
     void liveWithNothingListeningExitsThree() {
-        assertThat(run("doctor", "--ibsim", "127.0.0.1:17489")).isEqualTo(3);
+        assertThat(runAppending("doctor", "--ibsim", "127.0.0.1:17489")).isEqualTo(3);
         assertThat(err.toString()).startsWith("ibtwin doctor: cannot read ibsim at 127.0.0.1:17489: ");
     }
 
@@ -132,27 +124,27 @@ class DoctorCommandTest {
     void snapshotSaveAndDiff(@TempDir Path dir) throws IOException {
         Path a = dir.resolve("a.json");
         Path b = dir.resolve("b.json");
-        assertThat(run("snapshot", "save", "-o", a.toString())).isZero();
-        assertThat(run("snapshot", "save", "--from", resource("ibsim-lab"), "-o", b.toString())).isZero();
+        assertThat(runAppending("snapshot", "save", "-o", a.toString())).isZero();
+        assertThat(runAppending("snapshot", "save", "--from", resource("ibsim-lab"), "-o", b.toString())).isZero();
         assertThat(out.toString()).contains("wrote " + a + ": 65 nodes, 120 links, 0 ports with counters");
         out.getBuffer().setLength(0);
-        assertThat(run("snapshot", "diff", a.toString(), a.toString())).isZero();
+        assertThat(runAppending("snapshot", "diff", a.toString(), a.toString())).isZero();
         assertThat(out.toString()).endsWith("no differences\n");
         out.getBuffer().setLength(0);
-        assertThat(run("snapshot", "diff", a.toString(), b.toString())).isEqualTo(1);
+        assertThat(runAppending("snapshot", "diff", a.toString(), b.toString())).isEqualTo(1);
         assertThat(out.toString()).contains("nodes gone (", "links gone (");
         out.getBuffer().setLength(0);
-        assertThat(run("snapshot", "diff", "--json", a.toString(), b.toString())).isEqualTo(1);
+        assertThat(runAppending("snapshot", "diff", "--json", a.toString(), b.toString())).isEqualTo(1);
         assertThat(new ObjectMapper().readTree(out.toString()).get("links_gone").size()).isPositive();
         Files.writeString(dir.resolve("bad.json"), "[]");
-        assertThat(run("snapshot", "diff", a.toString(), dir.resolve("bad.json").toString())).isEqualTo(2);
+        assertThat(runAppending("snapshot", "diff", a.toString(), dir.resolve("bad.json").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("bad.json:1: not an ibtwin snapshot: a value of the wrong kind");
     }
 
     @Test
     void aSnapshotLoadsBackAsAFabricInTopoAndUpWithItsPkeys(@TempDir Path dir) throws IOException {
         Path a = dir.resolve("a.json");
-        assertThat(run("snapshot", "save", "-o", a.toString())).isZero();
+        assertThat(runAppending("snapshot", "save", "-o", a.toString())).isZero();
         // a tenant's P_Keys, as a snapshot of a partitioned fabric holds them
         ObjectMapper json = new ObjectMapper();
         var tree = json.readTree(a.toFile());
@@ -164,12 +156,12 @@ class DoctorCommandTest {
         }
         json.writeValue(a.toFile(), tree);
         out.getBuffer().setLength(0);
-        assertThat(run("topo", a.toString())).as(err.toString()).isZero();
+        assertThat(runAppending("topo", a.toString())).as(err.toString()).isZero();
         assertThat(out.toString()).contains("switches            5", "CAs                60");
         out.getBuffer().setLength(0);
         err.getBuffer().setLength(0);
         // up without -P: the SM finds the tenant's P_Keys and says, once, that it replaces them
-        assertThat(run("up", "--once", a.toString())).as(err.toString()).isZero();
+        assertThat(runAppending("up", "--once", a.toString())).as(err.toString()).isZero();
         assertThat(out.toString()).contains("SUBNET UP");
         assertThat(err.toString()).contains("ibtwin up: warning: P_Keys: 1 ports have P_Keys another SM programmed "
                 + "that this SM's partitions (none: no -P, every port a full Default member) change (node005/1 has "

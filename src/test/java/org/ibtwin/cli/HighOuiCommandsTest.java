@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,32 +15,23 @@ import java.util.regex.Pattern;
 import org.ibtwin.format.HighOuiFabric;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A dump whose GUIDs carry real NVIDIA OUIs (top bit set) and whose six switches share one description, through
  * the commands an admin runs on it: every GUID comes back as the dump gives it, never a made-up 0x0002c9fe one, and
  * the degraded inter-switch link names both switches by description and GUID.
  */
-class HighOuiCommandsTest {
+class HighOuiCommandsTest extends CliTest {
     private static final String DEGRADED_TOPO = "  " + HighOuiFabric.DEGRADED
             + " 4xDDR   could be 4xEDR   (cable: unknown carries 4xDDR)\n";
     /** ibnetdiscover prints GUIDs without their leading zeros. */
     private static final Pattern GUID = Pattern.compile("0x([0-9a-f]{1,16})\\b");
 
-    @TempDir
-    Path dir;
     Path dump;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
 
     @BeforeEach
     void writeDump() {
         dump = HighOuiFabric.write(dir.resolve("edr.topo"));
-    }
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
     }
 
     @Test

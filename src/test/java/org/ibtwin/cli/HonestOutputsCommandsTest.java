@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ibtwin.format.FabricFiles;
@@ -14,22 +13,11 @@ import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.model.LinkWidth;
 import org.ibtwin.sm.SmDumps;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a command promises is what it does: help texts, options, generated fabrics. */
-class HonestOutputsCommandsTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    @TempDir
-    Path dir;
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
-    }
-
+class HonestOutputsCommandsTest extends CliTest {
     /** ibportstate's --json, which its help promises, is an option and prints the PortInfo after the operation. */
     @Test
     void ibportstateJsonIsTheOptionItsHelpPromises() throws Exception {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -12,33 +11,26 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The command line through its public entry point, as a user runs it. */
-class MainTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        return Cli.execute(out, err, args);
-    }
-
+class MainTest extends CliTest {
     @Test
     void helpListsEveryCommandWithOneLineAndEveryCommandHasHelp() {
-        assertThat(run("--help")).isZero();
+        assertThat(runAppending("--help")).isZero();
         CommandLine root = Main.commandLine();
         for (String name : root.getSubcommands().keySet()) {
             assertThat(out.toString()).contains("  " + name + " ");
             if (!name.equals("help")) {
                 out.getBuffer().setLength(0);
-                assertThat(run(name, "--help")).as(name).isZero();
+                assertThat(runAppending(name, "--help")).as(name).isZero();
                 assertThat(out.toString()).as(name).startsWith("Usage: ibtwin " + name);
                 out.getBuffer().setLength(0);
-                run("--help");
+                runAppending("--help");
             }
         }
     }
 
     @Test
     void topoOfTheDefaultFabricShowsThePlantedProblems() {
-        assertThat(run("topo")).isZero();
+        assertThat(runAppending("topo")).isZero();
         String text = out.toString();
         assertThat(text).contains("Fabric: default (built-in)")
                 .containsPattern("switches +5 ")
@@ -54,7 +46,7 @@ class MainTest {
 
     @Test
     void topoJsonIsValidJson() throws Exception {
-        assertThat(run("topo", "--json")).isZero();
+        assertThat(runAppending("topo", "--json")).isZero();
         JsonNode j = new ObjectMapper().readTree(out.toString());
         assertThat(j.get("links").get("total").asInt()).isEqualTo(120);
         assertThat(j.get("degradedLinks")).hasSize(1);
@@ -64,10 +56,10 @@ class MainTest {
     @Test
     void generatedFilesLoadBack(@TempDir Path dir) {
         String prefix = dir.resolve("lab").toString();
-        assertThat(run("gen", "fat-tree", "--hosts", "100", "--speed", "EDR", "-o", prefix)).isZero();
+        assertThat(runAppending("gen", "fat-tree", "--hosts", "100", "--speed", "EDR", "-o", prefix)).isZero();
         assertThat(Files.exists(dir.resolve("lab.topo"))).isTrue();
         out.getBuffer().setLength(0);
-        assertThat(run("topo", prefix + ".yaml")).isZero();
+        assertThat(runAppending("topo", prefix + ".yaml")).isZero();
         assertThat(out.toString()).containsPattern("CAs +100 ").containsPattern("4xEDR +\\d+ ")
                 .contains("Links trained below what both ends support: none");
     }
@@ -76,16 +68,16 @@ class MainTest {
     void badInputIsOneLineAndExitTwo(@TempDir Path dir) throws Exception {
         Path bad = dir.resolve("bad.topo");
         Files.writeString(bad, "Switch 8 \"SW1\"\n[3] \"NOPE\"[1]\n");
-        assertThat(run("topo", bad.toString())).isEqualTo(2);
+        assertThat(runAppending("topo", bad.toString())).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("ibtwin topo: " + bad + ":2: port [3] connects to unknown node \"NOPE\"");
         err.getBuffer().setLength(0);
-        assertThat(run("topo", dir.resolve("missing.topo").toString())).isEqualTo(2);
+        assertThat(runAppending("topo", dir.resolve("missing.topo").toString())).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("ibtwin topo: " + dir.resolve("missing.topo") + ": no such file");
         err.getBuffer().setLength(0);
-        assertThat(run("topo", "--colour")).isEqualTo(2);
+        assertThat(runAppending("topo", "--colour")).isEqualTo(2);
         assertThat(err.toString().lines().count()).isEqualTo(1);
         err.getBuffer().setLength(0);
-        assertThat(run("topo", dir.toString())).isEqualTo(2);
+        assertThat(runAppending("topo", dir.toString())).isEqualTo(2);
         assertThat(err.toString().strip()).endsWith(": is a directory, not a fabric file");
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,12 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code ibtwin nccl} and {@code ibtwin gen gpu-fat-tree} as a user runs them. */
-class NcclCommandTest {
+class NcclCommandTest extends CliTest {
     @TempDir
     static Path dir;
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
 
     /** One 8 x H100 node, two of them, and a classic HDR tree of 8 nodes of 4 GPUs with one NIC each. */
     @BeforeAll
@@ -36,10 +32,6 @@ class NcclCommandTest {
                 dir.resolve("two"));
         Fabric classic = GpuCluster.build(new GpuCluster.Spec(8, 4, 1, 40, LinkSpeed.HDR, false, "node%03d"));
         FabricFiles.write(classic, dir.resolve("classic"));
-    }
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
     }
 
     private List<String> lines() {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,14 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 /** The perftest tools, ipoib, perf all-to-all and bench perf, as a user runs them. */
-class PerftestCommandTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
-    }
-
+class PerftestCommandTest extends CliTest {
     private List<String> lines() {
         return out.toString().lines().toList();
     }

@@ -3,26 +3,15 @@ package org.ibtwin.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.ibtwin.format.HighOuiFabric;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Files that are not what a reader expects, through the commands: one line naming the file (and line), exit 2. */
-class ReaderBadInputTest {
+class ReaderBadInputTest extends CliTest {
     private static final byte[] NOT_UTF8 = {(byte) 0xff, (byte) 0xfe, 'x', '\n'};
-
-    @TempDir
-    Path dir;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
-    }
 
     private Path file(String name, String text) throws IOException {
         return Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code ibtwin saquery} against our SM's SA on the default fabric's twin, in process. */
 class SaqueryCommandTest {
@@ -60,13 +58,10 @@ class SaqueryCommandTest {
         DiagCommand.opener = o -> new TwinTransport(twin.attach("node002", 1));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
         String[] all = new String[args.length + 1];
         all[0] = "saquery";
         System.arraycopy(args, 0, all, 1, args.length);
-        int rc = cl.execute(all);
+        int rc = Cli.execute(out, err, all);
         return new Run(rc, out.toString(), err.toString());
     }
 
@@ -118,10 +113,7 @@ class SaqueryCommandTest {
         Files.writeString(bad, "Default=0x7fff : ALL ;\nblue=0x0010 : ALL=sometimes ;\n");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        assertThat(cl.execute("up", "--once", "-P", bad.toString())).isEqualTo(2);
+        assertThat(Cli.execute(out, err, "up", "--once", "-P", bad.toString())).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin up: " + bad + ":2: membership \"sometimes\" of ALL is not full, "
                 + "limited or both\n");
     }
@@ -132,19 +124,16 @@ class SaqueryCommandTest {
         Files.writeString(lock, "Default=0x7fff : ALL=limited ;\nbad=0x8000 : ALL=full ;\n");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
         String line = lock + ":1: Default partition member ALL=limited leaves the SM's own port a limited member of "
                 + "the Default partition (0x7fff): no port can reach the SA (add SELF=full)";
         String pkey = lock + ":2: P_Key 0x8000 of partition \"bad\" has partition number 0, which is no P_Key; as "
                 + "OpenSM, it gets a generated one";
-        assertThat(cl.execute("up", "--once", "--strict", "-P", lock.toString())).isEqualTo(2);
+        assertThat(Cli.execute(out, err, "up", "--once", "--strict", "-P", lock.toString())).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin up: warning: " + pkey + "\nibtwin up: --strict: refusing "
                 + line + "\n");
         assertThat(out.toString()).doesNotContain("SUBNET");
         err.getBuffer().setLength(0);
-        assertThat(cl.execute("up", "--once", "-P", lock.toString())).isZero();
+        assertThat(Cli.execute(out, err, "up", "--once", "-P", lock.toString())).isZero();
         assertThat(err.toString()).contains("ibtwin up: warning: " + line + "\n");
         assertThat(out.toString()).contains("SUBNET UP");
     }

@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import org.ibtwin.fixture.TwinFabric;
-import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.TopologyReader;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Link;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,25 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
  * up by our SM in process: what they find is the fabric the model describes. The line-for-line comparison with the
  * real tools is ScanToolsInteropTest's.
  */
-class ScanCommandsTest {
+class ScanCommandsTest extends CliTest {
     private static TwinFabric up;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
 
     @BeforeAll
     static void twin() {
-        up = TwinFabric.up(FabricFiles.loadDefault());
-        String host = up.fabric.cas().get(4).name();
-        DiagCommand.opener = t -> up.tool(host);
-    }
-
-    @AfterAll
-    static void real() {
-        DiagCommand.opener = TransportOptions::open;
-    }
-
-    private int run(String... args) {
-        return Cli.executeAfresh(out, err, args);
+        up = diagToolsOnDefaultTwin(4);
     }
 
     @Test

@@ -2,7 +2,6 @@ package org.ibtwin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -12,21 +11,11 @@ import java.nio.file.Path;
 import org.ibtwin.sim.IbsimServer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code ibtwin sim}: the console's commands from a file ({@code --script}), the endpoint's modes and its errors. */
-class SimCommandTest {
+class SimCommandTest extends CliTest {
     /** A port of the range the project's tests may bind (17600..17690), clear of the interop tests'. */
     private static final String PORT = "17680";
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    @TempDir
-    Path dir;
-
-    private int run(String... args) {
-        return Cli.execute(out, err, args);
-    }
 
     @Test
     void aScriptRunsAgainstTheDefaultFabricAndQuitEndsTheSim() throws Exception {
@@ -39,7 +28,7 @@ class SimCommandTest {
                 counters node005 1
                 Quit
                 """);
-        assertThat(run("sim", "--port", PORT, "--script", s.toString())).as(err.toString()).isZero();
+        assertThat(runAppending("sim", "--port", PORT, "--script", s.toString())).as(err.toString()).isZero();
         assertThat(out.toString()).contains("Network simulator ready.", "replugged with a 4xDDR cable: 4xDDR",
                 "(could be 4xHDR)", "LinkDowned 2", "PortCounters.SymbolErrorCounter has been set to 12",
                 "# Port counters: Lid ").containsPattern("SymbolErrorCounter:\\.+12\n");
@@ -52,7 +41,7 @@ class SimCommandTest {
         Path s = dir.resolve("quit.sim");
         Files.writeString(s, "clients\nQuit\n");
         String name = "ibtwin-cli-" + ProcessHandle.current().pid();
-        assertThat(run("sim", "--local=" + name, "--warmup", "0", "--script", s.toString())).as(err.toString())
+        assertThat(runAppending("sim", "--local=" + name, "--warmup", "0", "--script", s.toString())).as(err.toString())
                 .isZero();
         assertThat(out.toString()).contains("ibsim endpoint on local sockets @" + name + ":ctl, @" + name
                 + ":out0..9 (IBSIM_SOCKNAME=" + name + ")", "Network simulator ready.", "no clients");
@@ -61,12 +50,12 @@ class SimCommandTest {
         try (IbsimServer other = new IbsimServer(node -> null)) {
             other.startLocal(name);
             err.getBuffer().setLength(0);
-            assertThat(run("sim", "--local=" + name, "--warmup", "0", "--script", s.toString())).isEqualTo(2);
+            assertThat(runAppending("sim", "--local=" + name, "--warmup", "0", "--script", s.toString())).isEqualTo(2);
             assertThat(err.toString()).isEqualTo("ibtwin sim: --local: local socket @" + name + ":ctl is taken "
                     + "(another ibsim server uses the basename \"" + name + "\")\n");
         }
         err.getBuffer().setLength(0);
-        assertThat(run("sim", "--local=" + "x".repeat(120), "--warmup", "0")).isEqualTo(2);
+        assertThat(runAppending("sim", "--local=" + "x".repeat(120), "--warmup", "0")).isEqualTo(2);
         assertThat(err.toString()).startsWith("ibtwin sim: --local: bad socket name \"xxx");
     }
 
@@ -74,7 +63,7 @@ class SimCommandTest {
     void aTakenPortIsOneLineAndExitTwo() throws Exception {
         try (DatagramChannel taken = DatagramChannel.open(StandardProtocolFamily.INET)) {
             taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 17683));
-            assertThat(run("sim", "--port", "17678", "--warmup", "0", "--no-console")).isEqualTo(2);
+            assertThat(runAppending("sim", "--port", "17678", "--warmup", "0", "--no-console")).isEqualTo(2);
             assertThat(err.toString()).isEqualTo("ibtwin sim: --port: port 17683 of 127.0.0.1 is taken (an ibsim "
                     + "server needs 17678..17688)\n");
         }
@@ -84,7 +73,7 @@ class SimCommandTest {
     void aBadScriptLineIsFileLineMessageAndExitTwo() throws Exception {
         Path s = dir.resolve("bad.sim");
         Files.writeString(s, "flap node017 1\nreboot node017\nQuit\n");
-        assertThat(run("sim", "--port", PORT, "--no-console", "--script", s.toString())).isEqualTo(2);
+        assertThat(runAppending("sim", "--port", PORT, "--no-console", "--script", s.toString())).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin sim: " + s + ":2: node \"node017\" is not a switch\n");
     }
 }

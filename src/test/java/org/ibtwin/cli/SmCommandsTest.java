@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,19 +18,18 @@ import org.ibtwin.model.PortState;
 import org.ibtwin.sim.IbsimServer;
 import org.ibtwin.sim.Twin;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code ibtwin up} and {@code ibtwin sm} as a user runs them. */
-class SmCommandsTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    @TempDir
-    Path dir;
-
-    private int run(String... args) {
-        return Cli.execute(out, err, args);
+class SmCommandsTest extends CliTest {
+    /** {@code ibtwin sm args}, with no IBSIM_* environment whatever this JVM's is; what it printed added to out, err. */
+    private int sm(String... args) {
+        SmCommand cmd = new SmCommand();
+        CommandLine cl = new CommandLine(cmd);
+        cmd.env = Map.of();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
     }
 
     /** {@code up --local}: the SM brings the twin up, then its endpoint serves ibsim's local mode. */
@@ -43,7 +41,7 @@ class SmCommandsTest {
         Path s = dir.resolve("quit.sim");
         java.nio.file.Files.writeString(s, "clients\nQuit\n");
         String name = "ibtwin-up-" + ProcessHandle.current().pid();
-        assertThat(run("up", "--local=" + name, "--script", s.toString())).as(err.toString()).isZero();
+        assertThat(runAppending("up", "--local=" + name, "--script", s.toString())).as(err.toString()).isZero();
         assertThat(out.toString()).contains("SUBNET UP", "ibsim endpoint on local sockets @" + name + ":ctl, @"
                 + name + ":out0..9 (IBSIM_SOCKNAME=" + name + "); the SM sweeps every 10 s",
                 "Network simulator ready.", "no clients");
@@ -55,7 +53,7 @@ class SmCommandsTest {
         try (java.nio.channels.DatagramChannel taken = java.nio.channels.DatagramChannel.open(
                 java.net.StandardProtocolFamily.INET)) {
             taken.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 17673));
-            assertThat(run("up", "--port", "17670", "--no-console")).isEqualTo(2);
+            assertThat(runAppending("up", "--port", "17670", "--no-console")).isEqualTo(2);
             assertThat(err.toString()).isEqualTo("ibtwin up: --port: port 17673 of 127.0.0.1 is taken (an ibsim "
                     + "server needs 17670..17680)\n");
         }
@@ -63,7 +61,7 @@ class SmCommandsTest {
 
     @Test
     void upOnceBringsUpTheDefaultFabricAndSummarises() {
-        assertThat(run("up", "--once")).isZero();
+        assertThat(runAppending("up", "--once")).isZero();
         assertThat(out.toString()).matches("(?s)"
                 + "ibtwin up: default fabric \\(built-in\\): 65 nodes \\(5 switches, 60 CAs\\), 120 links, 1 degraded\n"
                 + "  degraded: leaf02/33 <-> spine01/17 4xDDR \\(could be 4xHDR\\)\n"
@@ -79,7 +77,7 @@ class SmCommandsTest {
     void upOnceOnAFabricFileWithGuid2lidAndAnEngineChain() throws Exception {
         Path[] files = FabricFiles.write(FatTree.build(FatTreeSpec.of(3, 8, 64)), dir.resolve("lab"));
         Path g2l = dir.resolve("guid2lid");
-        assertThat(run("up", "--once", files[1].toString(), "-R", "ftree,updn", "--guid2lid", g2l.toString(),
+        assertThat(runAppending("up", "--once", files[1].toString(), "-R", "ftree,updn", "--guid2lid", g2l.toString(),
                 "--check-routes")).isZero();
         assertThat(out.toString()).contains(": 104 nodes (40 switches, 64 CAs), 192 links, 0 degraded\n")
                 .contains("  LIDs: 104 end ports: 0 kept, 0 restored, 104 assigned\n")
@@ -88,7 +86,7 @@ class SmCommandsTest {
                 .contains("\nSUBNET UP in ");
         assertThat(Files.readString(g2l)).hasLineCount(208);
         out.getBuffer().setLength(0);
-        assertThat(run("up", "--once", files[1].toString(), "--guid2lid", g2l.toString(), "--json")).isZero();
+        assertThat(runAppending("up", "--once", files[1].toString(), "--guid2lid", g2l.toString(), "--json")).isZero();
         JsonNode j = new ObjectMapper().readTree(out.toString());
         assertThat(j.get("lidsRestored").asInt()).isEqualTo(104);
         assertThat(j.get("lidsAssigned").asInt()).isZero();
@@ -98,25 +96,25 @@ class SmCommandsTest {
 
     @Test
     void upAttachesTheSmWhereTold() {
-        assertThat(run("up", "--once", "-g", "0x0002c90380000001")).isZero();
+        assertThat(runAppending("up", "--once", "-g", "0x0002c90380000001")).isZero();
         assertThat(out.toString()).contains("  SM at leaf02/0 (port GUID 0x0002c90380000001), LID 2\n");
         assertThat(err.toString()).isEmpty();
         out.getBuffer().setLength(0);
-        assertThat(run("up", "--once", "--sm-node", "spine02")).isZero();
+        assertThat(runAppending("up", "--once", "--sm-node", "spine02")).isZero();
         assertThat(out.toString()).contains("  SM at spine02/0 ");
     }
 
     @Test
     void badSmOptionsAreOneLineAndExit2() {
-        assertThat(run("up", "--once", "-R", "ftree,lash")).isEqualTo(2);
+        assertThat(runAppending("up", "--once", "-R", "ftree,lash")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin up: unknown routing engine \"lash\" (known: minhop, updn, "
                 + "ftree, dor, dfsssp)\n");
         err.getBuffer().setLength(0);
-        assertThat(run("up", "--once", "-g", "0x1234")).isEqualTo(2);
+        assertThat(runAppending("up", "--once", "-g", "0x1234")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin up: -g 0x0000000000001234: no CA port or switch with that GUID "
                 + "in the default fabric\n");
         err.getBuffer().setLength(0);
-        assertThat(run("up", "--once", "--lmc", "9")).isEqualTo(2);
+        assertThat(runAppending("up", "--once", "--lmc", "9")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin up: LMC must be 0..7, not 9\n");
     }
 
@@ -128,7 +126,7 @@ class SmCommandsTest {
         System.setIn(new java.io.PipedInputStream(keys));
         try {
             int[] rc = {-1};
-            Thread up = new Thread(() -> rc[0] = run("up", "-p", Integer.toString(port), "-s", "1"));
+            Thread up = new Thread(() -> rc[0] = runAppending("up", "-p", Integer.toString(port), "-s", "1"));
             up.start();
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (!out.toString().contains("Network simulator ready.") && up.isAlive()
@@ -162,12 +160,7 @@ class SmCommandsTest {
         Twin twin = Twin.of(fabric);
         try (IbsimServer server = new IbsimServer(name -> twin.attach(name, 0))) {
             server.start(InetAddress.getLoopbackAddress(), 0);
-            SmCommand cmd = new SmCommand();
-            CommandLine cl = new CommandLine(cmd);
-            cmd.env = Map.of();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            int rc = cl.execute("-o", "--ibsim", "127.0.0.1:" + server.port(), "-R", "updn", "--check-routes");
+            int rc = sm("-o", "--ibsim", "127.0.0.1:" + server.port(), "-R", "updn", "--check-routes");
             assertThat(rc).as(out + "\n" + err).isZero();
             assertThat(out.toString()).contains("ibtwin sm: attached at 127.0.0.1:" + server.port() + " node \"")
                     .contains("Discovery: 22 nodes (6 switches, 16 CAs), 32 links, ")
@@ -203,13 +196,8 @@ class SmCommandsTest {
                 Thread.sleep(20);
             }
             server.start(InetAddress.getLoopbackAddress(), 0);
-            SmCommand cmd = new SmCommand();
-            CommandLine cl = new CommandLine(cmd);
-            cmd.env = Map.of();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
             Path dumps = dir.resolve("dumps");
-            int rc = cl.execute("-o", "--ibsim", "127.0.0.1:" + server.port(), "--sim-host",
+            int rc = sm("-o", "--ibsim", "127.0.0.1:" + server.port(), "--sim-host",
                     fabric.cas().get(4).name(), "-p", "3", "--dump-dir", dumps.toString());
             assertThat(rc).as(out + "\n" + err).isZero();
             assertThat(out.toString()).contains("Entering DISCOVERING state\n")
@@ -219,7 +207,7 @@ class SmCommandsTest {
                     .doesNotContain("SUBNET UP");
             assertThat(dumps).doesNotExist();
             out.getBuffer().setLength(0);
-            rc = cl.execute("-o", "-q", "--ibsim", "127.0.0.1:" + server.port(), "--sim-host",
+            rc = sm("-o", "-q", "--ibsim", "127.0.0.1:" + server.port(), "--sim-host",
                     fabric.cas().get(4).name());
             assertThat(rc).isZero();
             assertThat(out.toString()).isEqualTo("STANDBY: master SM 0x0002c90300000003 (priority 5, MASTER) at "
@@ -231,13 +219,13 @@ class SmCommandsTest {
 
     @Test
     void badStateMachineOptionsAreOneLineAndExit2() {
-        assertThat(run("sm", "-o", "-p", "16", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
+        assertThat(runAppending("sm", "-o", "-p", "16", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin sm: -p/--priority must be 0..15, not 16\n");
         err.getBuffer().setLength(0);
-        assertThat(run("sm", "-o", "--polling_retry_number", "0", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
+        assertThat(runAppending("sm", "-o", "--polling_retry_number", "0", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin sm: --polling_retry_number must be at least 1\n");
         err.getBuffer().setLength(0);
-        assertThat(run("sm", "-o", "--sminfo_polling_timeout", "0", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
+        assertThat(runAppending("sm", "-o", "--sminfo_polling_timeout", "0", "--ibsim", "127.0.0.1:1")).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("ibtwin sm: --sminfo_polling_timeout must be at least 1 ms\n");
     }
 }
