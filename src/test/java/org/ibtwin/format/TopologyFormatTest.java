@@ -3,8 +3,6 @@ package org.ibtwin.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -12,6 +10,7 @@ import java.time.ZonedDateTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
+import org.ibtwin.fixture.TestResources;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Link;
 import org.ibtwin.model.LinkSpeed;
@@ -25,10 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class TopologyFormatTest {
     static final ZonedDateTime WHEN = ZonedDateTime.of(2026, 11, 3, 4, 52, 0, 0, ZoneOffset.UTC);
 
-    static String resource(String name) throws IOException {
-        try (InputStream in = TopologyFormatTest.class.getResourceAsStream("/topo/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+    static String resource(String name) {
+        return TestResources.text("/topo/" + name);
     }
 
     /** The records of a topology text (header dropped), as a set: record order is discovery order. */

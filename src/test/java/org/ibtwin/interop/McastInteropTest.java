@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.ibtwin.fixture.GidBytes;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Layout;
@@ -69,8 +70,8 @@ class McastInteropTest {
             [1] "leaf3"[2]
             """;
 
-    static final byte[] BROADCAST = mgid("ff12401bffff000000000000ffffffff");
-    static final byte[] ALL_NODES_V6 = mgid("ff12601bffff00000000000000000001");
+    static final byte[] BROADCAST = GidBytes.parse("ff12401bffff000000000000ffffffff");
+    static final byte[] ALL_NODES_V6 = GidBytes.parse("ff12601bffff00000000000000000001");
 
     /** A join (Set) or leave (Delete) from {@code node}; the SA's status. */
     static int member(int port, String node, int method, byte[] mgid, int state, boolean create) {
@@ -78,14 +79,7 @@ class McastInteropTest {
         try (IbsimClient c = IbsimClient.connect(RemoteIbsim.HOST, port, node, false)) {
             byte[] r = new byte[mc.size()];
             mc.setBytes(r, 0, "McastMemMGid", mgid);
-            byte[] gid = new byte[16];
-            gid[0] = (byte) 0xfe;
-            gid[1] = (byte) 0x80;
-            long g = c.localPort().portGuid();
-            for (int i = 0; i < 8; i++) {
-                gid[8 + i] = (byte) (g >>> (56 - 8 * i));
-            }
-            mc.setBytes(r, 0, "McastMemPortGid", gid);
+            mc.setBytes(r, 0, "McastMemPortGid", GidBytes.linkLocal(c.localPort().portGuid()));
             mc.set(r, 0, "McastMemJoinState", state);
             long mask = 1 | 2 | (1L << 16);
             if (create) {     // as the IPoIB driver creates a group: the broadcast group's parameters
@@ -101,14 +95,6 @@ class McastInteropTest {
             return new MadQuery(c).saQuery(c.localPort().smLid(), method, AttributeIds.MC_MEMBER_RECORD, 0, mask,
                     0, r).status();
         }
-    }
-
-    static byte[] mgid(String hex) {
-        byte[] b = new byte[16];
-        for (int i = 0; i < 16; i++) {
-            b[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-        }
-        return b;
     }
 
     /** What the real tools print, in steps: before any join, after the joins, after two leaves. */
@@ -149,7 +135,7 @@ class McastInteropTest {
                 assertThat(member(port, "H-h4", Methods.SET, BROADCAST, 4, false)).as("send-only").isZero();
                 assertThat(member(port, "H-h2", Methods.SET, ALL_NODES_V6, 1, true)).isZero();
                 assertThat(member(port, "H-h5", Methods.SET, ALL_NODES_V6, 1, true)).isZero();
-                assertThat(member(port, "H-h6", Methods.SET, mgid("ff12601bffff00000000000000000002"), 1, false))
+                assertThat(member(port, "H-h6", Methods.SET, GidBytes.parse("ff12601bffff00000000000000000002"), 1, false))
                         .as("too few components to create a group").isEqualTo(MadStatus.SA_INSUFFICIENT_COMPONENTS);
                 shown.add(settled(c, "after the joins"));
                 if (!opensm) {

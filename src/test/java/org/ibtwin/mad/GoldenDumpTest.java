@@ -2,13 +2,11 @@ package org.ibtwin.mad;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.ibtwin.fixture.TestResources;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,12 +20,7 @@ class GoldenDumpTest {
     private static final int DATA = MadHeaders.SMP_DATA_OFFSET;
 
     static String golden(String name) {
-        try (InputStream in = GoldenDumpTest.class.getResourceAsStream("/mad/golden/" + name + ".txt")) {
-            assertThat(in).as("golden file " + name).isNotNull();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        return TestResources.text("/mad/golden/" + name + ".txt");
     }
 
     /** A map of field values from name, value pairs. */

@@ -2,13 +2,11 @@ package org.ibtwin.mad;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
+import org.ibtwin.fixture.TestResources;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
@@ -36,12 +34,7 @@ class RealMadTest {
     }
 
     static String resource(String name) {
-        try (InputStream in = RealMadTest.class.getResourceAsStream("/mad/raw/" + name)) {
-            assertThat(in).as(name).isNotNull();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        return TestResources.text("/mad/raw/" + name);
     }
 
     static String output(String name) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.ibtwin.diag.MadQuery;
+import org.ibtwin.fixture.GidBytes;
+import org.ibtwin.fixture.TestResources;
 import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.format.TopologyReader;
@@ -22,78 +24,17 @@ import org.junit.jupiter.api.Test;
  * twin through those MFTs, reaches every member and no one else.
  */
 class MulticastTest {
-    /** A core switch over three leaves of two CAs each; real-looking GUIDs with the top bit set. */
-    static final String NET = """
-            switchguid=0xec0d9a0300ec8400
-            Switch 8 "core"
-            [1] "leaf1"[8]
-            [2] "leaf2"[8]
-            [3] "leaf3"[8]
-
-            switchguid=0xec0d9a0300ec8401
-            Switch 8 "leaf1"
-            [1] "h1"[1]
-            [2] "h2"[1]
-            [8] "core"[1]
-
-            switchguid=0xb8599f0300ec8402
-            Switch 8 "leaf2"
-            [1] "h3"[1]
-            [2] "h4"[1]
-            [8] "core"[2]
-
-            switchguid=0x98039b0300ec8403
-            Switch 8 "leaf3"
-            [1] "h5"[1]
-            [2] "h6"[1]
-            [8] "core"[3]
-
-            caguid=0xec0d9a0300ec8480
-            Hca 1 "h1"
-            [1] "leaf1"[1]
-            caguid=0xec0d9a0300ec8490
-            Hca 1 "h2"
-            [1] "leaf1"[2]
-            caguid=0xb8599f0300ec84a0
-            Hca 1 "h3"
-            [1] "leaf2"[1]
-            caguid=0xb8599f0300ec84b0
-            Hca 1 "h4"
-            [1] "leaf2"[2]
-            caguid=0x98039b0300ec84c0
-            Hca 1 "h5"
-            [1] "leaf3"[1]
-            caguid=0x98039b0300ec84d0
-            Hca 1 "h6"
-            [1] "leaf3"[2]
-            """;
+    /** A core switch over three leaves of two CAs each; real-looking GUIDs with the top bit set (an ibsim net file). */
+    static final String NET = TestResources.text("/topo/mcast-guids.net");
     static final Layout MC = SaAttributes.MC_MEMBER_RECORD;
-    static final byte[] BROADCAST = mgid("ff12401bffff000000000000ffffffff");
-
-    static byte[] mgid(String hex) {
-        byte[] b = new byte[16];
-        for (int i = 0; i < 16; i++) {
-            b[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-        }
-        return b;
-    }
-
-    static byte[] gid(long guid) {
-        byte[] g = new byte[16];
-        g[0] = (byte) 0xfe;
-        g[1] = (byte) 0x80;
-        for (int i = 0; i < 8; i++) {
-            g[8 + i] = (byte) (guid >>> (56 - 8 * i));
-        }
-        return g;
-    }
+    static final byte[] BROADCAST = GidBytes.parse("ff12401bffff000000000000ffffffff");
 
     /** A join (Set) or leave (Delete) from {@code node}'s port 1; the SA's status. */
     static int member(TwinFabric f, String node, int smLid, int method, byte[] mgid, int state, boolean create) {
         try (MadTransport c = f.tool(node, 1)) {
             byte[] r = new byte[MC.size()];
             MC.setBytes(r, 0, "McastMemMGid", mgid);
-            MC.setBytes(r, 0, "McastMemPortGid", gid(c.localPort().portGuid()));
+            MC.setBytes(r, 0, "McastMemPortGid", GidBytes.linkLocal(c.localPort().portGuid()));
             MC.set(r, 0, "McastMemJoinState", state);
             long mask = 1 | 2 | (1L << 16);
             if (create) {
@@ -137,10 +78,10 @@ class MulticastTest {
 
             // a group created by a join (IPv6 all-nodes), with its own MLID; a join without the components to
             // create one is refused as OpenSM refuses it
-            byte[] v6 = mgid("ff12601bffff00000000000000000001");
+            byte[] v6 = GidBytes.parse("ff12601bffff00000000000000000001");
             assertThat(member(f, "h2", smLid, Methods.SET, v6, 1, true)).isZero();
             assertThat(member(f, "h6", smLid, Methods.SET, v6, 1, false)).isZero();
-            assertThat(member(f, "h5", smLid, Methods.SET, mgid("ff12601bffff00000000000000000002"), 1, false))
+            assertThat(member(f, "h5", smLid, Methods.SET, GidBytes.parse("ff12601bffff00000000000000000002"), 1, false))
                     .isEqualTo(MadStatus.SA_INSUFFICIENT_COMPONENTS);
             sm.programMulticast();
             assertThat(f.twin.multicast("h6", 1, 0xc001)).containsExactly("h2/1");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.ibtwin.fixture.GidBytes;
 import org.ibtwin.fixture.TwinFabric;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.format.PartitionsConf;
@@ -31,20 +32,10 @@ class SaServiceRecordTest {
     private static final long PKEY = SaComponents.bit(A, "ServRecPkey");
     private static final long NAME = SaComponents.bit(A, "ServRecName");
 
-    private static byte[] gid(long guid) {
-        byte[] g = new byte[16];
-        g[0] = (byte) 0xfe;
-        g[1] = (byte) 0x80;
-        for (int i = 0; i < 8; i++) {
-            g[8 + i] = (byte) (guid >>> (56 - 8 * i));
-        }
-        return g;
-    }
-
     private static byte[] service(long id, Node host, int pkey, long lease, String name) {
         byte[] r = new byte[SR.size()];
         SR.set(r, 0, "ServRecID", id);
-        SR.setBytes(r, 0, "ServRecGid", gid(host.port(1).guid()));
+        SR.setBytes(r, 0, "ServRecGid", GidBytes.linkLocal(host.port(1).guid()));
         SR.set(r, 0, "ServRecPkey", pkey);
         SR.set(r, 0, "ServRecLease", lease);
         byte[] n = new byte[64];
@@ -80,7 +71,7 @@ class SaServiceRecordTest {
                 assertThat(qa.saQuery(smLid, Methods.SET, A, 0, ID, 0, s1).status())
                         .isEqualTo(MadStatus.SA_INSUFFICIENT_COMPONENTS);
                 byte[] stray = s1.clone();
-                SR.setBytes(stray, 0, "ServRecGid", gid(0xec0d9a0300ec8480L));
+                SR.setBytes(stray, 0, "ServRecGid", GidBytes.linkLocal(0xec0d9a0300ec8480L));
                 assertThat(qa.saQuery(smLid, Methods.SET, A, 0, ID | GID, 0, stray).status())
                         .isEqualTo(MadStatus.SA_REQ_INVALID);
                 MadQuery.SaResult set = qa.saQuery(smLid, Methods.SET, A, 0, ID | GID | PKEY | NAME, 0, s1);
