@@ -1,14 +1,11 @@
 package org.ibtwin.diag;
 
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import org.ibtwin.fixture.InMemoryTransport;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.MadHeaders;
 import org.ibtwin.mad.MadStatus;
@@ -19,9 +16,6 @@ import org.ibtwin.mad.SaAttributes;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadAddress;
-import org.ibtwin.transport.MadTimeoutException;
-import org.ibtwin.transport.MadTransport;
-import org.ibtwin.transport.ReceivedMad;
 
 /**
  * A two-node fabric answering MADs in memory, for tests of the query layer and the commands without ibsim: switch
@@ -29,7 +23,7 @@ import org.ibtwin.transport.ReceivedMad;
  * GUID 0x20, port GUID 0x21) on its port 1; the SM is at LID 1. Requests to anything else go unanswered (a timeout);
  * a port past a node's last gets status 0x001c. It records every request it was sent.
  */
-public final class FakeFabric implements MadTransport {
+public final class FakeFabric extends InMemoryTransport {
     public static final int SWITCH_LID = 1;
     public static final int CA_LID = 2;
     public static final long CA_PORT_GUID = 0x21;
@@ -38,50 +32,16 @@ public final class FakeFabric implements MadTransport {
     public final List<byte[]> sent = Collections.synchronizedList(new ArrayList<>());
     /** The destinations of {@link #sent}. */
     public final List<MadAddress> sentTo = Collections.synchronizedList(new ArrayList<>());
-    private final AtomicLong tids = new AtomicLong(100);
     /** PortCounters of every port of both nodes, [node][port]: SymbolErrorCounter, PortXmitData. */
     private final long[][] symbolErrors = {{0, 3, 0, 0, 0}, {0, 9}};
-    private boolean closed;
+
+    public FakeFabric() {
+        super(100);
+    }
 
     @Override
     public LocalPort localPort() {
         return new LocalPort("fake0", 0, 0x10, 0x10, SWITCH_LID, 0, SWITCH_LID, 4, false);
-    }
-
-    @Override
-    public long nextTid() {
-        return tids.incrementAndGet();
-    }
-
-    @Override
-    public CompletableFuture<byte[]> request(byte[] mad, MadAddress to, Duration timeout, int retries) {
-        sent.add(mad.clone());
-        sentTo.add(to);
-        byte[] resp = answer(mad, to);
-        if (resp == null) {
-            return CompletableFuture.failedFuture(new MadTimeoutException("no response within "
-                    + timeout.toMillis() + " ms, after " + (retries + 1) + " attempts"));
-        }
-        return CompletableFuture.completedFuture(resp);
-    }
-
-    @Override
-    public void send(byte[] mad, MadAddress to) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void onUnsolicited(Consumer<ReceivedMad> handler) {
-        // nothing unsolicited here
-    }
-
-    @Override
-    public void close() {
-        closed = true;
-    }
-
-    public boolean closed() {
-        return closed;
     }
 
     /** Which node a request reaches: 0 the switch, 1 the CA, -1 nothing. */
@@ -103,7 +63,14 @@ public final class FakeFabric implements MadTransport {
         return to.lid() == SWITCH_LID ? 0 : to.lid() == CA_LID ? 1 : -1;
     }
 
-    private byte[] answer(byte[] mad, MadAddress to) {
+    @Override
+    protected byte[] answer(byte[] mad, MadAddress to) {
+        sent.add(mad.clone());
+        sentTo.add(to);
+        return respond(mad, to);
+    }
+
+    private byte[] respond(byte[] mad, MadAddress to) {
         int node = target(mad, to);
         if (node < 0) {
             return null;

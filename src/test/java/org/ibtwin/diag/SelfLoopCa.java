@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import org.ibtwin.fixture.InMemoryTransport;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.MadHeaders;
 import org.ibtwin.mad.MadStatus;
@@ -13,17 +13,18 @@ import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadAddress;
 import org.ibtwin.transport.MadTimeoutException;
-import org.ibtwin.transport.MadTransport;
-import org.ibtwin.transport.ReceivedMad;
 
 /**
  * Tests only: a fabric of one CA (GUID 0xec0d9a0300ec8480, one port, LID 1) whose port 1 leads back to itself: a
  * directed-route SMP out of it, along any path, arrives at the same port. It counts the SMPs it answers.
  */
-final class SelfLoopCa implements MadTransport {
+final class SelfLoopCa extends InMemoryTransport {
     static final long GUID = 0xec0d9a0300ec8480L;
     final AtomicLong answered = new AtomicLong();
-    private final AtomicLong tids = new AtomicLong(1);
+
+    SelfLoopCa() {
+        super(1);
+    }
 
     @Override
     public LocalPort localPort() {
@@ -31,15 +32,15 @@ final class SelfLoopCa implements MadTransport {
     }
 
     @Override
-    public long nextTid() {
-        return tids.incrementAndGet();
-    }
-
-    @Override
     public CompletableFuture<byte[]> request(byte[] mad, MadAddress to, Duration timeout, int retries) {
         if (answered.incrementAndGet() > 100_000) {
             return CompletableFuture.failedFuture(new MadTimeoutException("the walk does not end"));
         }
+        return super.request(mad, to, timeout, retries);
+    }
+
+    @Override
+    protected byte[] answer(byte[] mad, MadAddress to) {
         byte[] r = mad.clone();
         r[3] = (byte) Methods.GET_RESP;
         r[4] |= (byte) 0x80;
@@ -58,21 +59,7 @@ final class SelfLoopCa implements MadTransport {
         r[4] = (byte) ((r[4] & 0x80) | (status >> 8));
         r[5] = (byte) status;
         System.arraycopy(d, 0, r, 64, d.length);
-        return CompletableFuture.completedFuture(r);
+        return r;
     }
 
-    @Override
-    public void send(byte[] mad, MadAddress to) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void onUnsolicited(Consumer<ReceivedMad> handler) {
-        // nothing unsolicited
-    }
-
-    @Override
-    public void close() {
-        // nothing held
-    }
 }

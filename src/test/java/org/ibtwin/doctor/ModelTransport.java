@@ -1,11 +1,8 @@
 package org.ibtwin.doctor;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import org.ibtwin.fixture.InMemoryTransport;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.Layout;
 import org.ibtwin.mad.MadHeaders;
@@ -22,9 +19,6 @@ import org.ibtwin.model.Port;
 import org.ibtwin.model.PortCounter;
 import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadAddress;
-import org.ibtwin.transport.MadTimeoutException;
-import org.ibtwin.transport.MadTransport;
-import org.ibtwin.transport.ReceivedMad;
 
 /**
  * A test stand-in for a fabric on the wire: a model {@link Fabric} answering the SMPs live discovery sends (NodeInfo,
@@ -32,15 +26,15 @@ import org.ibtwin.transport.ReceivedMad;
  * attached at, and PMA PortCounters by LID from the model's counters. Anything else goes unanswered or gets
  * "unsupported". Not the twin (doctor must not use the twin); just enough of an SMA and PMA for doctor's tests.
  */
-final class ModelTransport implements MadTransport {
+final class ModelTransport extends InMemoryTransport {
     private final Fabric f;
     private final Port attach;
     private final Node sm;
-    private final AtomicLong tids = new AtomicLong(1);
     private final Map<Integer, Port> byLid = new HashMap<>();
 
     /** @param sm the node whose SMInfo answers as the master (null: no SM) */
     ModelTransport(Fabric f, Port attach, Node sm) {
+        super(1);
         this.f = f;
         this.attach = attach;
         this.sm = sm;
@@ -60,33 +54,7 @@ final class ModelTransport implements MadTransport {
     }
 
     @Override
-    public long nextTid() {
-        return tids.incrementAndGet();
-    }
-
-    @Override
-    public CompletableFuture<byte[]> request(byte[] mad, MadAddress to, Duration timeout, int retries) {
-        byte[] r = answer(mad, to);
-        return r == null ? CompletableFuture.failedFuture(new MadTimeoutException("no response"))
-                : CompletableFuture.completedFuture(r);
-    }
-
-    @Override
-    public void send(byte[] mad, MadAddress to) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void onUnsolicited(Consumer<ReceivedMad> handler) {
-        // none
-    }
-
-    @Override
-    public void close() {
-        // nothing held
-    }
-
-    private byte[] answer(byte[] mad, MadAddress to) {
+    protected byte[] answer(byte[] mad, MadAddress to) {
         int cls = MadHeaders.mgmtClass(mad);
         int attr = MadHeaders.attributeId(mad);
         long mod = MadHeaders.attributeModifier(mad);

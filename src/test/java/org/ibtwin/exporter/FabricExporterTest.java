@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ibtwin.diag.MadQuery;
@@ -23,6 +22,7 @@ import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.NodeNameMap;
 import org.ibtwin.lab.LabTransport;
+import org.ibtwin.fixture.WrappingTransport;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.MadHeaders;
 import org.ibtwin.mad.MgmtClasses;
@@ -30,11 +30,9 @@ import org.ibtwin.model.Node;
 import org.ibtwin.model.PortCounter;
 import org.ibtwin.sim.ExtCounter;
 import org.ibtwin.sim.Twin;
-import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadAddress;
 import org.ibtwin.transport.MadTimeoutException;
 import org.ibtwin.transport.MadTransport;
-import org.ibtwin.transport.ReceivedMad;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -242,7 +240,7 @@ class FabricExporterTest {
     void aPortWhosePmaDoesNotAnswerIsAMetricNotAFailedScrape() throws IOException {
         Node leaf = node("leaf01");
         int lid = leaf.port(0).lid();
-        MadTransport dropping = new Dropping(lab, lid, 5);
+        MadTransport dropping = dropping(lab, lid, 5);
         exporter = exporter(dropping, false, false);
         String t = text(exporter.collect());
         String g = guid(leaf, 0);
@@ -260,51 +258,24 @@ class FabricExporterTest {
     }
 
     /** A transport whose PortCounters queries of one port at one LID are lost. */
-    static final class Dropping implements MadTransport {
-        private final MadTransport t;
-        private final int lid;
-        private final int port;
-
-        Dropping(MadTransport t, int lid, int port) {
-            this.t = t;
-            this.lid = lid;
-            this.port = port;
-        }
-
-        @Override
-        public LocalPort localPort() {
-            return t.localPort();
-        }
-
-        @Override
-        public long nextTid() {
-            return t.nextTid();
-        }
-
-        @Override
-        public CompletableFuture<byte[]> request(byte[] mad, MadAddress to, Duration timeout, int retries) {
-            int attr = MadHeaders.attributeId(mad);
-            if (to.lid() == lid && MadHeaders.mgmtClass(mad) == MgmtClasses.PERF
-                    && (attr == AttributeIds.PORT_COUNTERS || attr == AttributeIds.PORT_COUNTERS_EXTENDED)
-                    && (mad[MadHeaders.PERF_DATA_OFFSET + 1] & 0xff) == port) {
-                return CompletableFuture.failedFuture(new MadTimeoutException("lost " + Arrays.toString(
-                        new int[] {lid, port})));
+    static MadTransport dropping(MadTransport t, int lid, int port) {
+        return new WrappingTransport(t) {
+            @Override
+            public CompletableFuture<byte[]> request(byte[] mad, MadAddress to, Duration timeout, int retries) {
+                int attr = MadHeaders.attributeId(mad);
+                if (to.lid() == lid && MadHeaders.mgmtClass(mad) == MgmtClasses.PERF
+                        && (attr == AttributeIds.PORT_COUNTERS || attr == AttributeIds.PORT_COUNTERS_EXTENDED)
+                        && (mad[MadHeaders.PERF_DATA_OFFSET + 1] & 0xff) == port) {
+                    return CompletableFuture.failedFuture(new MadTimeoutException("lost " + Arrays.toString(
+                            new int[] {lid, port})));
+                }
+                return delegate.request(mad, to, timeout, retries);
             }
-            return t.request(mad, to, timeout, retries);
-        }
 
-        @Override
-        public void send(byte[] mad, MadAddress to) {
-            t.send(mad, to);
-        }
-
-        @Override
-        public void onUnsolicited(Consumer<ReceivedMad> handler) {
-            t.onUnsolicited(handler);
-        }
-
-        @Override
-        public void close() {
-        }
+            /** The wrapped transport is the test's: left open. */
+            @Override
+            public void close() {
+            }
+        };
     }
 }
