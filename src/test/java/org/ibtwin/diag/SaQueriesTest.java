@@ -237,14 +237,8 @@ class SaQueriesTest {
     @Test
     void printersAsSaqueryPrintsThemWithTopBitGuids() {
         Layout nr = SaAttributes.NODE_RECORD;
-        byte[] r = new byte[nr.size()];
-        nr.set(r, 0, "Lid", 0x1a);
-        nr.set(r, 0, "NodeType", 2);
-        nr.set(r, 0, "NumPorts", 41);
-        nr.set(r, 0, "SystemGuid", 0xb8599f0300fc5d20L);
-        nr.set(r, 0, "Guid", 0xec0d9a0300ec8480L);
-        nr.set(r, 0, "PortGuid", 0x98039b0300a1b2c3L);
-        nr.set(r, 0, "LocalPort", 7);
+        byte[] r = nr.encode(Map.of("Lid", 0x1a, "NodeType", 2, "NumPorts", 41, "SystemGuid", 0xb8599f0300fc5d20L,
+                "Guid", 0xec0d9a0300ec8480L, "PortGuid", 0x98039b0300a1b2c3L, "LocalPort", 7));
         byte[] desc = "MF0;sw01:MQM8700/U1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         System.arraycopy(desc, 0, r, 44, desc.length);
         StringBuilder out = new StringBuilder();
@@ -257,12 +251,9 @@ class SaQueriesTest {
                 .containsEntry("Guid", "0xec0d9a0300ec8480").containsEntry("Lid", 26L);
 
         Layout mc = SaAttributes.MC_MEMBER_RECORD;
-        byte[] m = new byte[mc.size()];
+        byte[] m = mc.encode(Map.of("McastMemMLid", 0xc000, "McastMemScope", 2, "McastMemJoinState", 1));
         mc.setBytes(m, 0, "McastMemMGid", Gids.parse("ff12:401b:ffff::ffff:ffff"));
         mc.setBytes(m, 0, "McastMemPortGid", Gids.parse("fe80::ec0d:9a03:ec:8480"));
-        mc.set(m, 0, "McastMemMLid", 0xc000);
-        mc.set(m, 0, "McastMemScope", 2);
-        mc.set(m, 0, "McastMemJoinState", 1);
         out.setLength(0);
         SaRecords.member(m, "sw01", out);
         assertThat(out).hasToString("MCMemberRecord member dump:\n\t\tMGID....................ff12:401b:ffff::ffff:ffff"
@@ -277,10 +268,7 @@ class SaQueriesTest {
     @Test
     void switchInfoShowsMulticastFdbTopOnlyWhenTheSaSaysItHasIt() {
         Layout si = SaAttributes.SWITCH_INFO_RECORD;
-        byte[] r = new byte[si.size()];
-        si.set(r, 0, "Lid", 3);
-        si.set(r, 0, "LinearFdbCap", 0xc000);
-        si.set(r, 0, "MulticastFDBTop", 0xc001);
+        byte[] r = si.encode(Map.of("Lid", 3, "LinearFdbCap", 0xc000, "MulticastFDBTop", 0xc001));
         byte[] cpi = new byte[PerfAttributes.CLASS_PORT_INFO.size()];
         StringBuilder out = new StringBuilder();
         SaRecords.switchInfoRecord(r, null, out);

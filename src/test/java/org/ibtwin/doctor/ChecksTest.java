@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.model.Cable;
 import org.ibtwin.model.CableKind;
@@ -33,6 +34,15 @@ class ChecksTest {
                 .containsExactly(tuple(id, where));
     }
 
+    /** The healthy lab with {@code fault} planted in it: its one finding, which must be {@code id} at {@code where}. */
+    private static Finding onlyFinding(Consumer<Fabric> fault, String id, String where) {
+        Fabric f = Lab.healthy();
+        fault.accept(f);
+        Report r = Lab.examine(f);
+        assertOnly(r, id, where);
+        return r.findings().get(0);
+    }
+
     private static HostFacts facts(Fabric f, String host) {
         return Lab.node(f, host).hostFacts();
     }
@@ -55,83 +65,68 @@ class ChecksTest {
 
     @Test
     void t01UnpluggedHostCable() {
-        Fabric f = Lab.healthy();
-        f.disconnect(Lab.link(f, "node005/1"));
-        assertOnly(Lab.examine(f), "T01", "node005");
+        onlyFinding(f -> f.disconnect(Lab.link(f, "node005/1")), "T01", "node005");
     }
 
     @Test
     void t01LinkThatCannotTrain() {
-        Fabric f = Lab.healthy();
-        Link l = Lab.link(f, "node007/1");
-        l.a().setSpeeds(LinkSpeed.maskOf(LinkSpeed.SDR), LinkSpeed.maskOf(LinkSpeed.SDR));
-        l.b().setSpeeds(LinkSpeed.maskOf(LinkSpeed.EDR), LinkSpeed.maskOf(LinkSpeed.EDR));
-        l.train();
-        assertOnly(Lab.examine(f), "T01", "node007/1 <-> leaf01/7");
+        onlyFinding(f -> {
+            Link l = Lab.link(f, "node007/1");
+            l.a().setSpeeds(LinkSpeed.maskOf(LinkSpeed.SDR), LinkSpeed.maskOf(LinkSpeed.SDR));
+            l.b().setSpeeds(LinkSpeed.maskOf(LinkSpeed.EDR), LinkSpeed.maskOf(LinkSpeed.EDR));
+            l.train();
+        }, "T01", "node007/1 <-> leaf01/7");
     }
 
     @Test
     void t02DriverMissing() {
-        Fabric f = Lab.healthy();
-        setFacts(f, "node009", with(facts(f, "node009"), false, false, false));
-        assertOnly(Lab.examine(f), "T02", "node009");
+        onlyFinding(f -> setFacts(f, "node009", with(facts(f, "node009"), false, false, false)), "T02", "node009");
     }
 
     @Test
     void t03EthernetPort() {
-        Fabric f = Lab.healthy();
-        Lab.port(f, "node005/1").setLinkLayer(LinkLayer.ETHERNET);
-        Lab.link(f, "node005/1").train();
-        Report r = Lab.examine(f);
-        assertOnly(r, "T03", "node005/1");
-        assertThat(r.findings().get(0).severity()).isEqualTo(Severity.ERROR);
+        Finding x = onlyFinding(f -> {
+            Lab.port(f, "node005/1").setLinkLayer(LinkLayer.ETHERNET);
+            Lab.link(f, "node005/1").train();
+        }, "T03", "node005/1");
+        assertThat(x.severity()).isEqualTo(Severity.ERROR);
     }
 
     @Test
     void t04DegradedInterSwitchCable() {
-        Fabric f = Lab.healthy();
-        Link l = Lab.link(f, "leaf02/25");
-        l.setCable(Cable.UNRATED.withMaxSpeed(LinkSpeed.DDR));
-        assertThat(l.activeSpeed()).isEqualTo(LinkSpeed.DDR);
-        Report r = Lab.examine(f);
-        assertOnly(r, "T04", "leaf02/25 <-> spine01/13");
-        assertThat(r.findings().get(0).evidence().get(0)).contains("4xDDR (16 Gb/s)").contains("4xHDR (200 Gb/s)");
+        Finding x = onlyFinding(f -> {
+            Link l = Lab.link(f, "leaf02/25");
+            l.setCable(Cable.UNRATED.withMaxSpeed(LinkSpeed.DDR));
+            assertThat(l.activeSpeed()).isEqualTo(LinkSpeed.DDR);
+        }, "T04", "leaf02/25 <-> spine01/13");
+        assertThat(x.evidence().get(0)).contains("4xDDR (16 Gb/s)").contains("4xHDR (200 Gb/s)");
     }
 
     @Test
     void t05OneLaneLink() {
-        Fabric f = Lab.healthy();
-        Lab.link(f, "node003/1").setCable(Cable.UNRATED.withMaxWidth(LinkWidth.X1));
-        Report r = Lab.examine(f);
-        assertOnly(r, "T05", "node003/1 <-> leaf01/3");
-        assertThat(r.findings().get(0).title()).isEqualTo("link trained at 1X, could be 4X");
+        Finding x = onlyFinding(f -> Lab.link(f, "node003/1").setCable(Cable.UNRATED.withMaxWidth(LinkWidth.X1)),
+                "T05", "node003/1 <-> leaf01/3");
+        assertThat(x.title()).isEqualTo("link trained at 1X, could be 4X");
     }
 
     @Test
     void t06CableRatedBelowThePorts() {
-        Fabric f = Lab.healthy();
-        Lab.link(f, "node011/1").setCable(new Cable(CableKind.PASSIVE_COPPER, 2, LinkSpeed.EDR, LinkWidth.X4));
-        Report r = Lab.examine(f);
-        assertOnly(r, "T06", "node011/1 <-> leaf01/11");
-        assertThat(r.findings().get(0).title()).isEqualTo("EDR-rated cable between HDR ports");
+        Finding x = onlyFinding(f -> Lab.link(f, "node011/1").setCable(new Cable(CableKind.PASSIVE_COPPER, 2,
+                LinkSpeed.EDR, LinkWidth.X4)), "T06", "node011/1 <-> leaf01/11");
+        assertThat(x.title()).isEqualTo("EDR-rated cable between HDR ports");
     }
 
     @Test
     void t07SlowPcieSlot() {
-        Fabric f = Lab.healthy();
-        setFacts(f, "node017", facts(f, "node017").withPcie(PcieGen.GEN3, 16));
-        Report r = Lab.examine(f);
-        assertOnly(r, "T07", "node017");
-        assertThat(r.findings().get(0).title()).contains("Gen3 x16").contains("200 Gb/s port");
+        Finding x = onlyFinding(f -> setFacts(f, "node017", facts(f, "node017").withPcie(PcieGen.GEN3, 16)),
+                "T07", "node017");
+        assertThat(x.title()).contains("Gen3 x16").contains("200 Gb/s port");
     }
 
     @Test
     void t08PortWithoutLid() {
-        Fabric f = Lab.healthy();
-        Lab.port(f, "node021/1").setLid(0);
-        Report r = Lab.examine(f);
-        assertOnly(r, "T08", "node021/1");
-        assertThat(r.findings().get(0).severity()).isEqualTo(Severity.ERROR);
+        Finding x = onlyFinding(f -> Lab.port(f, "node021/1").setLid(0), "T08", "node021/1");
+        assertThat(x.severity()).isEqualTo(Severity.ERROR);
     }
 
     @Test
@@ -171,11 +166,8 @@ class ChecksTest {
 
     @Test
     void t11HostInAPartitionOfItsOwn() {
-        Fabric f = Lab.healthy();
-        Lab.port(f, "node005/1").setPkeys(new int[] {0x8002});
-        Report r = Lab.examine(f);
-        assertOnly(r, "T11", "node005");
-        assertThat(r.findings().get(0).evidence().get(0)).contains("node005: 0x0002 full");
+        Finding x = onlyFinding(f -> Lab.port(f, "node005/1").setPkeys(new int[] {0x8002}), "T11", "node005");
+        assertThat(x.evidence().get(0)).contains("node005: 0x0002 full");
     }
 
     @Test
@@ -232,11 +224,10 @@ class ChecksTest {
 
     @Test
     void t13SwitchPortCappedAt2048() {
-        Fabric f = Lab.healthy();
-        Link l = Lab.link(f, "leaf03/21");
-        l.b().setMtuCap(Mtu.MTU2048);
-        Report r = Lab.examine(f);
-        assertOnly(r, "T13", "leaf03/21 <-> spine01/21");
+        onlyFinding(f -> {
+            Link l = Lab.link(f, "leaf03/21");
+            l.b().setMtuCap(Mtu.MTU2048);
+        }, "T13", "leaf03/21 <-> spine01/21");
     }
 
     @Test
@@ -269,11 +260,9 @@ class ChecksTest {
 
     @Test
     void t16OneReadingOverThreshold() {
-        Fabric f = Lab.healthy();
-        Lab.port(f, "node004/1").setCounter(PortCounter.LOCAL_LINK_INTEGRITY_ERRORS, 9);
-        Report r = Lab.examine(f);
-        assertOnly(r, "T16", "node004/1");
-        assertThat(r.findings().get(0).severity()).isEqualTo(Severity.WARNING);
+        Finding x = onlyFinding(f -> Lab.port(f, "node004/1").setCounter(PortCounter.LOCAL_LINK_INTEGRITY_ERRORS, 9),
+                "T16", "node004/1");
+        assertThat(x.severity()).isEqualTo(Severity.WARNING);
     }
 
     @Test
@@ -287,10 +276,10 @@ class ChecksTest {
 
     @Test
     void t19GpuWithoutGpuDirect() {
-        Fabric f = Lab.healthy();
-        setFacts(f, "node030", with(facts(f, "node030"), true, true, false));
-        setFacts(f, "node031", with(facts(f, "node031"), true, true, true));
-        assertOnly(Lab.examine(f), "T19", "node030");
+        onlyFinding(f -> {
+            setFacts(f, "node030", with(facts(f, "node030"), true, true, false));
+            setFacts(f, "node031", with(facts(f, "node031"), true, true, true));
+        }, "T19", "node030");
     }
 
     @Test
@@ -307,12 +296,11 @@ class ChecksTest {
 
     @Test
     void t21MixedFirmware() {
-        Fabric f = Lab.healthy();
-        Lab.node(f, "node005").setFirmware("20.28.2006");
-        Lab.node(f, "node009").setFirmware("20.28.2006");
-        Report r = Lab.examine(f);
-        assertOnly(r, "T21", "node[005,009]");
-        assertThat(r.findings().get(0).title()).isEqualTo("ConnectX-6 firmware 20.28.2006 where the others run "
+        Finding x = onlyFinding(f -> {
+            Lab.node(f, "node005").setFirmware("20.28.2006");
+            Lab.node(f, "node009").setFirmware("20.28.2006");
+        }, "T21", "node[005,009]");
+        assertThat(x.title()).isEqualTo("ConnectX-6 firmware 20.28.2006 where the others run "
                 + "20.39.1002");
     }
 
@@ -340,11 +328,8 @@ class ChecksTest {
 
     @Test
     void t23MissingUplink() {
-        Fabric f = Lab.healthy();
-        f.disconnect(Lab.link(f, "leaf02/30"));
-        Report r = Lab.examine(f);
-        assertOnly(r, "T23", "leaf02");
-        assertThat(r.findings().get(0).title()).isEqualTo("1 uplink missing: 19 where its peers have 20");
+        Finding x = onlyFinding(f -> f.disconnect(Lab.link(f, "leaf02/30")), "T23", "leaf02");
+        assertThat(x.title()).isEqualTo("1 uplink missing: 19 where its peers have 20");
     }
 
     @Test

@@ -16,6 +16,8 @@ import org.ibtwin.perf.PerftestOptions.Notice;
 import org.ibtwin.perf.PerftestOptions.Resolved;
 import org.ibtwin.perf.PerftestReport.Kind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
 
 /** perftest's defaults, limits, refusals and notices, from the options and the two hosts' ports. */
 class PerftestOptionsTest {
@@ -51,6 +53,17 @@ class PerftestOptionsTest {
 
     private static Opts opts() {
         return new Opts();
+    }
+
+    /** Options from "field=value ..." (Opts' field names; a boolean's value is true or false). */
+    private static Opts opts(String given) throws ReflectiveOperationException {
+        Opts o = opts();
+        for (String fv : given.split(" ")) {
+            String[] p = fv.split("=", 2);
+            java.lang.reflect.Field f = Opts.class.getDeclaredField(p[0]);
+            f.set(o, f.getType() == boolean.class ? (Object) Boolean.parseBoolean(p[1]) : p[1]);
+        }
+        return o;
     }
 
     private final Bench bench = Bench.backToBack(LinkSpeed.HDR, PcieGen.GEN4, 16);
@@ -185,60 +198,19 @@ class PerftestOptionsTest {
         assertThat(run(Op.WRITE, Kind.BW, opts()).mtu()).isEqualTo(2048);
     }
 
+    /** Each refusal in perftest's words, for the options given (a row of /perf/perftest-refusals.csv). */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvFileSource(resources = "/perf/perftest-refusals.csv")
+    void refusalsInPerftestsWords(Op op, Kind kind, String given, String message) throws Exception {
+        refused(op, kind, opts(given), message);
+    }
+
     @Test
-    void refusalsInPerftestsWords() {
-        Opts q = opts();
-        q.qps = "2";
-        refused(Op.WRITE, Kind.LAT, q, "-q is an option of the bandwidth tests");
-        q.qps = "0";
-        refused(Op.WRITE, Kind.BW, q, "-q must be 1..16384, got 0");
-        Opts a = opts();
-        a.size = "8";
-        refused(Op.ATOMIC, Kind.BW, a, "Message size cannot be changed for Atomic tests");
-        Opts inl = opts();
-        inl.inline = "10";
-        refused(Op.READ, Kind.BW, inl, "Inline feature not available on READ/Atomic verbs");
-        Opts outs = opts();
-        outs.outs = "2";
-        refused(Op.WRITE, Kind.BW, outs, "Setting Outstanding reads only available on READ verb");
-        Opts at = opts();
-        at.atomicType = "foo";
-        refused(Op.ATOMIC, Kind.BW, at, "Invalid Atomic type! please choose from {CMP_AND_SWAP,FETCH_AND_ADD}");
-        at.atomicType = "CMP_AND_SWAP";
-        refused(Op.WRITE, Kind.BW, at, "-A is an option of the atomic tests");
-        Opts dur = opts();
-        dur.duration = "4";
-        dur.margin = "2";
-        refused(Op.WRITE, Kind.LAT, dur, "please check that DURATION > 2*MARGIN");
-        dur.all = true;
-        refused(Op.WRITE, Kind.LAT, dur, "Duration mode currently doesn't support running on all sizes.");
-        Opts plot = opts();
-        plot.plot = "x.svg";
-        refused(Op.WRITE, Kind.BW, plot, "--plot draws a curve over message sizes: add -a");
-        plot.all = true;
-        plot.plot = "x.txt";
-        refused(Op.WRITE, Kind.BW, plot, "--plot: name a .svg or .png file, got 'x.txt'");
-        Opts numa = opts();
-        numa.numa = "sideways";
-        refused(Op.WRITE, Kind.BW, numa, "--numa must be near or far, got 'sideways'");
-        Opts c = opts();
-        c.connection = "XRC";
-        refused(Op.WRITE, Kind.BW, c, "-c: connection type must be RC, UC or UD, got 'XRC' (XRC, DC and SRD are not "
-                + "modelled)");
-        c.connection = "UD";
-        refused(Op.READ, Kind.BW, c, "-c UD: RDMA_Read does not run over UD");
-        Opts m = opts();
-        m.mtu = "1000";
-        refused(Op.WRITE, Kind.BW, m, "-m: Invalid MTU - 1000 (choose from {256,512,1024,2048,4096})");
+    void sizesAsPerftestParsesThem() {
         Opts s = opts();
         s.size = "3M";
         assertThat(PerftestOptions.settle(Op.WRITE, Kind.BW, s.given()).firstSize()).isEqualTo(3L << 20);
-        s.size = "0x";
-        refused(Op.WRITE, Kind.BW, s, "-s: Message Size should be between 1 and 2147483647, got '0x'");
         assertThat(PerftestOptions.parseSize("010")).isEqualTo(8);
-        Opts n = opts();
-        n.iters = "abc";
-        refused(Op.WRITE, Kind.BW, n, "-n must be a whole number, got 'abc'");
     }
 
     @Test

@@ -61,6 +61,12 @@ class IbsimServerSlotsTest {
         return c;
     }
 
+    /** The node GUID a NodeInfo by directed route from {@code c} answers with: its requests reach it, once. */
+    private static long nodeGuidProbed(IbsimClient c) {
+        byte[] probe = IbsimServerTest.drGet(c.nextTid(), 0x11, 0);
+        return IbsimServerTest.nodeGuidOf(c.call(probe, MadAddress.directed(), Duration.ofSeconds(1), 0));
+    }
+
     @Test
     void aConnectNamingOneOfTheServersOwnPortsIsRefused() throws Exception {
         server.start(LOOPBACK, 0);
@@ -74,9 +80,7 @@ class IbsimServerSlotsTest {
         // a real SM client there goes on as before: its SA request to its own LID reaches it once
         IbsimClient sm = attach(IbsimServerTest.HOST1_ID, true);
         assertThat(sm.clientId()).isZero();
-        byte[] probe = IbsimServerTest.drGet(sm.nextTid(), 0x11, 0);
-        assertThat(IbsimServerTest.nodeGuidOf(sm.call(probe, MadAddress.directed(), Duration.ofSeconds(1), 0)))
-                .isEqualTo(FakeFabric.HOST1);
+        assertThat(nodeGuidProbed(sm)).isEqualTo(FakeFabric.HOST1);
     }
 
     @Test
@@ -94,9 +98,7 @@ class IbsimServerSlotsTest {
         assertThat(server.clients()).singleElement().extracting(IbsimServer.Client::nodeName)
                 .isEqualTo(IbsimServerTest.HOST2_ID);
         assertThat(fabric.attachments.subList(0, 10)).allSatisfy(a -> assertThat(a.detached).isTrue());
-        byte[] probe = IbsimServerTest.drGet(eleventh.nextTid(), 0x11, 0);
-        assertThat(IbsimServerTest.nodeGuidOf(eleventh.call(probe, MadAddress.directed(), Duration.ofSeconds(1), 0)))
-                .isEqualTo(FakeFabric.HOST2);
+        assertThat(nodeGuidProbed(eleventh)).isEqualTo(FakeFabric.HOST2);
     }
 
     @Test

@@ -3,12 +3,10 @@ package org.ibtwin.format.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import org.ibtwin.fixture.TestResources;
 import org.ibtwin.format.FormatException;
 import org.ibtwin.format.tools.ToolOutputs.Kind;
 import org.ibtwin.model.LinkLayer;
@@ -20,48 +18,29 @@ import org.ibtwin.model.PcieGen;
 import org.ibtwin.model.PhysState;
 import org.ibtwin.model.PortState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
 
 /** The tool-output readers on real outputs (ibsim + infiniband-diags) and on samples written from the tools' formats. */
 class ToolOutputsTest {
 
     static String text(String name) {
-        try (InputStream in = ToolOutputsTest.class.getResourceAsStream("/doctor/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return TestResources.text("/doctor/" + name);
     }
 
+    /** Every kind, found by the content alone (the name given is "x"). */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvFileSource(resources = "/doctor/tool-output-kinds.csv")
+    void detectsEveryKindByContent(String file, Kind kind) {
+        assertThat(ToolOutputs.detect(text(file), "x")).isEqualTo(kind);
+    }
+
+    /** Where the content is too bare to tell, the file's name does. */
     @Test
-    void detectsEveryKindByContent() {
-        String lab = "ibsim-lab/";
-        assertThat(ToolOutputs.detect(text(lab + "ibnetdiscover.txt"), "x")).isEqualTo(Kind.IBNETDISCOVER);
-        assertThat(ToolOutputs.detect(text(lab + "ibnetdiscover-p.txt"), "x")).isEqualTo(Kind.IBNETDISCOVER_PORTS);
-        assertThat(ToolOutputs.detect(text(lab + "iblinkinfo.txt"), "x")).isEqualTo(Kind.IBLINKINFO);
-        assertThat(ToolOutputs.detect(text(lab + "ibqueryerrors.txt"), "x")).isEqualTo(Kind.IBQUERYERRORS);
-        assertThat(ToolOutputs.detect(text(lab + "perfquery-cas.txt"), "x")).isEqualTo(Kind.PERFQUERY);
-        assertThat(ToolOutputs.detect(text(lab + "sminfo.txt"), "x")).isEqualTo(Kind.SMINFO);
-        assertThat(ToolOutputs.detect(text(lab + "saquery-smir.txt"), "x")).isEqualTo(Kind.SAQUERY);
-        assertThat(ToolOutputs.detect(text(lab + "saquery-noderecords.txt"), "x")).isEqualTo(Kind.SAQUERY);
-        assertThat(ToolOutputs.detect(text(lab + "ibroute-leaf01.txt"), "x")).isEqualTo(Kind.IBROUTE);
-        String h = "hosts-offline/";
-        assertThat(ToolOutputs.detect(text(h + "node005.ibstat"), "x")).isEqualTo(Kind.IBSTAT);
-        assertThat(ToolOutputs.detect(text(h + "node013.ibstatus"), "x")).isEqualTo(Kind.IBSTATUS);
-        assertThat(ToolOutputs.detect(text(h + "node006.ibv_devinfo"), "x")).isEqualTo(Kind.IBV_DEVINFO);
-        assertThat(ToolOutputs.detect(text(h + "node007.ibv_devinfo"), "x")).isEqualTo(Kind.IBV_DEVINFO);
-        assertThat(ToolOutputs.detect(text(h + "node008.lsmod"), "x")).isEqualTo(Kind.LSMOD);
-        assertThat(ToolOutputs.detect(text(h + "node009.numactl"), "x")).isEqualTo(Kind.NUMACTL);
-        assertThat(ToolOutputs.detect(text(h + "node009.numa"), "x")).isEqualTo(Kind.NUMA_NODE);
+    void detectsByNameWhereTheContentCannotTell() {
         assertThat(ToolOutputs.detect("1\n", "node010.numa_node")).isEqualTo(Kind.NUMA_NODE);
         assertThat(ToolOutputs.detect("1\n", "node010.txt")).isNull();
-        assertThat(ToolOutputs.detect(text(h + "partitions.conf"), "x")).isEqualTo(Kind.PARTITIONS_CONF);
-        String d = "default-offline/";
-        assertThat(ToolOutputs.detect(text(d + "node017/lspci-vv.txt"), "x")).isEqualTo(Kind.LSPCI);
-        assertThat(ToolOutputs.detect(text(d + "node033/ip-d-link-ib0.txt"), "x")).isEqualTo(Kind.IP_LINK);
-        assertThat(ToolOutputs.detect(text(d + "node001.ifcfg-ib0"), "x")).isEqualTo(Kind.IFCFG);
         assertThat(ToolOutputs.detect("connected\n", "mode")).isEqualTo(Kind.IPOIB_MODE);
-        assertThat(ToolOutputs.detect(text(d + "notes.txt"), "x")).isNull();
-        assertThat(ToolOutputs.detect(text("lab.net"), "x")).isEqualTo(Kind.IBNETDISCOVER);
     }
 
     @Test
