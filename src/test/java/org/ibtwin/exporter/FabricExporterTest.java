@@ -22,7 +22,7 @@ import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.NodeNameMap;
 import org.ibtwin.lab.LabTransport;
-import org.ibtwin.fixture.WrappingTransport;
+import org.ibtwin.fixture.InterceptedTransport;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.MadHeaders;
 import org.ibtwin.mad.MgmtClasses;
@@ -30,7 +30,6 @@ import org.ibtwin.model.Node;
 import org.ibtwin.model.PortCounter;
 import org.ibtwin.sim.ExtCounter;
 import org.ibtwin.sim.Twin;
-import org.ibtwin.transport.MadAddress;
 import org.ibtwin.transport.MadTimeoutException;
 import org.ibtwin.transport.MadTransport;
 import org.junit.jupiter.api.AfterEach;
@@ -259,23 +258,15 @@ class FabricExporterTest {
 
     /** A transport whose PortCounters queries of one port at one LID are lost. */
     static MadTransport dropping(MadTransport t, int lid, int port) {
-        return new WrappingTransport(t) {
-            @Override
-            public CompletableFuture<byte[]> request(byte[] mad, MadAddress to, Duration timeout, int retries) {
-                int attr = MadHeaders.attributeId(mad);
-                if (to.lid() == lid && MadHeaders.mgmtClass(mad) == MgmtClasses.PERF
-                        && (attr == AttributeIds.PORT_COUNTERS || attr == AttributeIds.PORT_COUNTERS_EXTENDED)
-                        && (mad[MadHeaders.PERF_DATA_OFFSET + 1] & 0xff) == port) {
-                    return CompletableFuture.failedFuture(new MadTimeoutException("lost " + Arrays.toString(
-                            new int[] {lid, port})));
-                }
-                return delegate.request(mad, to, timeout, retries);
+        return InterceptedTransport.of(t, false, (wire, mad, to, timeout, retries) -> {
+            int attr = MadHeaders.attributeId(mad);
+            if (to.lid() == lid && MadHeaders.mgmtClass(mad) == MgmtClasses.PERF
+                    && (attr == AttributeIds.PORT_COUNTERS || attr == AttributeIds.PORT_COUNTERS_EXTENDED)
+                    && (mad[MadHeaders.PERF_DATA_OFFSET + 1] & 0xff) == port) {
+                return CompletableFuture.failedFuture(new MadTimeoutException("lost " + Arrays.toString(
+                        new int[] {lid, port})));
             }
-
-            /** The wrapped transport is the test's: left open. */
-            @Override
-            public void close() {
-            }
-        };
+            return wire.request(mad, to, timeout, retries);
+        });
     }
 }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Assumptions;
  * (through libumad2sim, {@link UmadClient}) and ours (in this JVM, {@code --ibsim}) as its clients: what the tests
  * that hold a real tool's output against ours share. Closing it stops the simulator it started.
  */
-record ToolSim(RealTools tools, AutoCloseable server, int port, Path dir, UmadClient client, Duration timeout)
+record ToolSim(RealTools tools, Runnable stop, int port, Path dir, UmadClient client, Duration timeout)
         implements AutoCloseable {
     /** Where ibsim-utils installs its example net file. */
     static final Path IBSIM_EXAMPLE = Path.of("/usr/share/doc/ibsim-utils/net-examples/net");
@@ -35,20 +35,20 @@ record ToolSim(RealTools tools, AutoCloseable server, int port, Path dir, UmadCl
     record Result(String command, int exit, String out, String err) {
     }
 
-    private ToolSim(RealTools tools, AutoCloseable server, int port, Path dir, Duration timeout) {
-        this(tools, server, port, dir, new UmadClient(tools.umad2sim, port, dir, null, timeout), timeout);
+    private ToolSim(RealTools tools, Runnable stop, int port, Path dir, Duration timeout) {
+        this(tools, stop, port, dir, new UmadClient(tools.umad2sim, port, dir, null, timeout), timeout);
     }
 
     /** A real {@code ibsim -r} on {@code net}, on a free range of {@code first..last}; ready within 10 s. */
     static ToolSim start(RealTools tools, Path net, Path dir, int first, int last, Duration timeout)
             throws IOException, InterruptedException {
         RemoteIbsim ibsim = RemoteIbsim.start(tools.ibsim, net, first, last, List.of(), Duration.ofSeconds(10));
-        return new ToolSim(tools, ibsim, ibsim.port(), dir, timeout);
+        return new ToolSim(tools, ibsim::close, ibsim.port(), dir, timeout);
     }
 
     /** The twin's endpoint, already serving; closing this closes it. */
     static ToolSim on(RealTools tools, IbsimServer twin, Path dir, Duration timeout) {
-        return new ToolSim(tools, twin, twin.port(), dir, timeout);
+        return new ToolSim(tools, twin::close, twin.port(), dir, timeout);
     }
 
     /** ibsim's example net copied into {@code dir} as {@code net}; the calling test is skipped where it is missing. */
@@ -169,12 +169,9 @@ record ToolSim(RealTools tools, AutoCloseable server, int port, Path dir, UmadCl
         return p;
     }
 
+    /** Stops the simulator this started (or closes the twin's endpoint it was given). */
     @Override
     public void close() {
-        try {
-            server.close();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        stop.run();
     }
 }

@@ -1,12 +1,9 @@
 package org.ibtwin.sm;
 
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import org.ibtwin.fixture.WrappingTransport;
+import org.ibtwin.fixture.InterceptedTransport;
 import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.MadHeaders;
 import org.ibtwin.mad.SmpAttributes;
-import org.ibtwin.transport.MadAddress;
 import org.ibtwin.transport.MadTransport;
 
 /**
@@ -14,22 +11,17 @@ import org.ibtwin.transport.MadTransport;
  * duplicated GUID (a firmware or manufacturing fault) would. The model refuses duplicate GUIDs, so the fault is
  * planted on the wire.
  */
-final class GuidRewritingTransport extends WrappingTransport {
-    private final long from;
-    private final long to;
-
-    GuidRewritingTransport(MadTransport delegate, long fromNodeGuid, long toNodeGuid) {
-        super(delegate);
-        this.from = fromNodeGuid;
-        this.to = toNodeGuid;
+final class GuidRewritingTransport {
+    private GuidRewritingTransport() {
     }
 
-    @Override
-    public CompletableFuture<byte[]> request(byte[] mad, MadAddress address, Duration timeout, int retries) {
-        return delegate.request(mad, address, timeout, retries).thenApply(this::rewrite);
+    /** {@code delegate}, with node {@code fromNodeGuid}'s NodeInfo answers carrying {@code toNodeGuid}'s GUIDs. */
+    static MadTransport of(MadTransport delegate, long fromNodeGuid, long toNodeGuid) {
+        return InterceptedTransport.of(delegate, true, (wire, mad, address, timeout, retries) ->
+                wire.request(mad, address, timeout, retries).thenApply(r -> rewrite(r, fromNodeGuid, toNodeGuid)));
     }
 
-    private byte[] rewrite(byte[] resp) {
+    private static byte[] rewrite(byte[] resp, long from, long to) {
         if (MadHeaders.attributeId(resp) != AttributeIds.NODE_INFO) {
             return resp;
         }

@@ -313,7 +313,7 @@ class SubnetManagerTest {
         Node clone = fabric.cas().get(11);
         try (TwinFabric f = new TwinFabric(fabric)) {
             Lines log = new Lines();
-            SubnetManager sm = new SubnetManager(new GuidRewritingTransport(f.transport, clone.guid(), first.guid()),
+            SubnetManager sm = new SubnetManager(GuidRewritingTransport.of(f.transport, clone.guid(), first.guid()),
                     SmConfig.defaults(), log);
             SweepReport r = sm.sweep();
             assertThat(r.problems()).singleElement().asString()
