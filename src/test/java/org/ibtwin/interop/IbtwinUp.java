@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +28,9 @@ record IbtwinUp(RealTools tools, Process process, int port, Path dir, Path out, 
     static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
 
     /**
-     * Writes {@code net} to {@code dir/netFile} and starts {@code ibtwin up netFile args... -p P} for P = {@code first},
-     * {@code first + 12}, ... up to {@code last}, until one says its network is up within 60 s; fails the test when
+     * Writes {@code net} to {@code dir/netFile} and starts {@code ibtwin up netFile args... -p P} for P =
+     * {@code first}, {@code first + 12}, ... up to {@code last}, until one says its network is up within 60 s; fails
+     * the test when
      * none does. The test is skipped (failed under CI) where the real tools its clients need are missing.
      */
     static IbtwinUp start(Path dir, int first, int last, String netFile, String net, String... args)
@@ -84,6 +86,27 @@ record IbtwinUp(RealTools tools, Process process, int port, Path dir, Path out, 
             }
             Thread.sleep(100);
         }
+    }
+
+    /**
+     * Types {@code line} at the console ({@code console}, whose output goes to {@code out}) and waits, 60 s at most,
+     * until what it prints ends with the next prompt: returns that.
+     */
+    static String type(Writer console, Path out, String line) throws IOException, InterruptedException {
+        int before = RealTools.read(out).length();
+        console.write(line + "\n");
+        console.flush();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            String all = RealTools.read(out);
+            String now = all.substring(Math.min(before, all.length()));
+            if (now.endsWith("sim> ") && now.length() > 5) {
+                return now;
+            }
+            Thread.sleep(20);
+        }
+        throw new IOException("the console did not answer \"" + line + "\":\n"
+                + RealTools.tail(RealTools.read(out)));
     }
 
     /** One line to the console. */

@@ -92,19 +92,7 @@ class PrometheusInteropTest {
 
     /** Types a console line and waits for the next prompt; returns what the console printed. */
     private String type(String line) throws Exception {
-        int before = RealTools.read(upOut).length();
-        console.write(line + "\n");
-        console.flush();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            String all = RealTools.read(upOut);
-            String now = all.substring(Math.min(before, all.length()));
-            if (now.endsWith("sim> ") && now.length() > 5) {
-                return now;
-            }
-            Thread.sleep(20);
-        }
-        throw new IOException("the console did not answer \"" + line + "\":\n" + RealTools.tail(RealTools.read(upOut)));
+        return IbtwinUp.type(console, upOut, line);
     }
 
     private JsonNode api(int port, String path) throws Exception {

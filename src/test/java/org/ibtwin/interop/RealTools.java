@@ -277,14 +277,7 @@ public final class RealTools {
             env.put("OSM_TMP_DIR", dir.toString());
             long t0 = System.nanoTime();
             Process p = pb.start();
-            boolean done = false;
-            try {
-                done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } finally {
-                if (!done) {
-                    stop(p);
-                }
-            }
+            boolean done = waitOrStop(p, timeout);
             long nanos = System.nanoTime() - t0;
             String shown = String.join(" ", cmd);
             if (!done) {
@@ -299,6 +292,44 @@ public final class RealTools {
         public void close() {
             stop(process);
         }
+    }
+
+    /**
+     * A real OpenSM ({@code -s 0}, {@code partitions} as its partitions.conf) left running in {@code dir} as a client
+     * of the ibsim at {@code port}, attached at H-h1, returned once its SA answers real {@code saquery SMIR} from
+     * H-h2 (20 s at most, else the test fails); the caller stops it.
+     */
+    static Process opensmWithSa(RealTools tools, int port, Path dir, String partitions, Duration timeout)
+            throws IOException, InterruptedException {
+        Files.writeString(dir.resolve("partitions.conf"), partitions);
+        UmadClient smClient = new UmadClient(tools.umad2sim, port, dir, "H-h1", timeout);
+        Path log = dir.resolve("opensm.log");
+        Process osm = smClient.start(tools.opensm, dir.resolve("opensm.out"), "-s", "0", "-f", log.toString(),
+                "-P", dir.resolve("partitions.conf").toString());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        UmadClient c = smClient.withSimHost("H-h2");
+        Path saquery = executable("saquery").orElseThrow();
+        while (c.run(saquery, "SMIR").exit() != 0) {
+            if (!osm.isAlive() || System.nanoTime() > deadline) {
+                stop(osm);
+                fail("OpenSM's SA did not answer:\n" + tail(read(log)));
+            }
+            Thread.sleep(100);
+        }
+        return osm;
+    }
+
+    /** Waits for {@code p} to end, {@code timeout} at most; whether it did (if not, it is stopped). */
+    static boolean waitOrStop(Process p, Duration timeout) throws InterruptedException {
+        boolean done = false;
+        try {
+            done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } finally {
+            if (!done) {
+                stop(p);
+            }
+        }
+        return done;
     }
 
     /** destroy, wait a few seconds, then destroyForcibly and wait. */

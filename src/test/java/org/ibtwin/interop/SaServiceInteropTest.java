@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.mad.AttributeIds;
@@ -106,20 +105,8 @@ class SaServiceInteropTest {
         Path osmDir = Files.createDirectories(dir.resolve("opensm"));
         try (RemoteIbsim ibsim = sim(osmDir)) {
             int port = ibsim.port();
-            Files.writeString(osmDir.resolve("partitions.conf"), PARTITIONS);
-            UmadClient smClient = new UmadClient(tools.umad2sim, port, osmDir, "H-h1", TOOL_TIMEOUT);
-            Path log = osmDir.resolve("opensm.log");
-            Process osm = smClient.start(tools.opensm, osmDir.resolve("opensm.out"), "-s", "0", "-f", log.toString(),
-                    "-P", osmDir.resolve("partitions.conf").toString());
+            Process osm = RealTools.opensmWithSa(tools, port, osmDir, PARTITIONS, TOOL_TIMEOUT);
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                UmadClient c = new UmadClient(tools.umad2sim, port, osmDir, "H-h2", TOOL_TIMEOUT);
-                while (c.run(saquery, "SMIR").exit() != 0) {
-                    if (!osm.isAlive() || System.nanoTime() > deadline) {
-                        fail("OpenSM's SA did not answer:\n" + RealTools.tail(RealTools.read(log)));
-                    }
-                    Thread.sleep(100);
-                }
                 assertThat(register(port, smLid(port))).as("OpenSM's SA took the service").isZero();
                 opensm = views(port, osmDir);
             } finally {

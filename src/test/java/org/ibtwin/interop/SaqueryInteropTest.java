@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.ibtwin.cli.Cli;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.format.PartitionsConf;
@@ -219,20 +218,9 @@ class SaqueryInteropTest {
     void ourSaqueryPrintsWhatRealSaqueryPrintsAgainstRealOpenSm(@TempDir Path dir) throws Exception {
         try (RemoteIbsim ibsim = sim(dir)) {
             int port = ibsim.port();
-            Files.writeString(dir.resolve("partitions.conf"), PARTITIONS);
-            UmadClient smClient = new UmadClient(tools.umad2sim, port, dir, "H-h1", TOOL_TIMEOUT);
-            Path log = dir.resolve("opensm.log");
-            Process osm = smClient.start(tools.opensm, dir.resolve("opensm.out"), "-s", "0", "-f", log.toString(),
-                    "-P", dir.resolve("partitions.conf").toString());
+            Process osm = RealTools.opensmWithSa(tools, port, dir, PARTITIONS, TOOL_TIMEOUT);
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 UmadClient c = new UmadClient(tools.umad2sim, port, dir, "H-h2", TOOL_TIMEOUT);
-                while (real(c, saquery, List.of("SMIR")).exit() != 0) {
-                    if (!osm.isAlive() || System.nanoTime() > deadline) {
-                        fail("OpenSM's SA did not answer:\n" + RealTools.tail(RealTools.read(log)));
-                    }
-                    Thread.sleep(100);
-                }
                 Lids lids = Lids.read(port);
                 List<List<String>> queries = new ArrayList<>(lids.oneMad());
                 queries.addAll(lids.byName());

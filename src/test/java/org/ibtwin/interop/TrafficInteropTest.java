@@ -3,7 +3,6 @@ package org.ibtwin.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -124,19 +123,7 @@ class TrafficInteropTest {
 
     /** Types a console line and waits until its output ends with the next prompt; returns that output. */
     private String type(String line) throws Exception {
-        int before = RealTools.read(upOut).length();
-        console.write(line + "\n");
-        console.flush();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            String all = RealTools.read(upOut);
-            String now = all.substring(Math.min(before, all.length()));
-            if (now.endsWith("sim> ") && now.length() > 5) {
-                return now;
-            }
-            Thread.sleep(20);
-        }
-        throw new IOException("the console did not answer \"" + line + "\":\n" + RealTools.tail(RealTools.read(upOut)));
+        return IbtwinUp.type(console, upOut, line);
     }
 
     /** perfquery's fields for one port ({@code -x}: PortCountersExtended). */

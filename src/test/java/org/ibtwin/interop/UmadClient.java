@@ -60,14 +60,7 @@ record UmadClient(Path umad2sim, int port, Path dir, String simHost, Duration ti
             env(pb.environment());
             long t0 = System.nanoTime();
             Process p = pb.start();
-            boolean done = false;
-            try {
-                done = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } finally {
-                if (!done) {
-                    RealTools.stop(p);
-                }
-            }
+            boolean done = RealTools.waitOrStop(p, timeout);
             long nanos = System.nanoTime() - t0;
             String shown = exe.getFileName() + (args.length == 0 ? "" : " " + String.join(" ", args));
             return new Result(shown, done ? p.exitValue() : -1, RealTools.read(out), RealTools.read(err), nanos);

@@ -13,6 +13,7 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,7 @@ import org.ibtwin.format.FabricFiles;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.interop.RealTools;
+import org.ibtwin.interop.RemoteIbsim;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
 import org.junit.jupiter.api.Assumptions;
@@ -92,7 +94,8 @@ class SmIbsimInteropTest {
         try (RealIbsim sim = RealIbsim.start(t, net)) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            int rc = Cli.execute(out, err, "sm", "-o", "--ibsim", "127.0.0.1:" + sim.port, "-R", engines, "--check-routes");
+            int rc = Cli.execute(out, err, "sm", "-o", "--ibsim", "127.0.0.1:" + sim.port(), "-R", engines,
+                    "--check-routes");
             assertThat(rc).as(out + "\n" + err + "\n" + sim.log()).isZero();
             assertThat(out.toString()).contains("SUBNET UP");
             assertThat(err.toString()).isEmpty();
@@ -213,54 +216,19 @@ class SmIbsimInteropTest {
     record Result(int rc, String out, String err) {
     }
 
-    /** {@code ibsim -r -l PORT -s -n NET} on a free base port in 17800..17879 (it takes the ten after it too). */
-    static final class RealIbsim implements AutoCloseable {
-        final Process process;
-        final int port;
-        final Path dir;
-        final Tools tools;
-
-        private RealIbsim(Process process, int port, Path dir, Tools tools) {
-            this.process = process;
-            this.port = port;
-            this.dir = dir;
-            this.tools = tools;
+    /** A real {@code ibsim -r} ({@link RemoteIbsim}) on a free base port in 17800..17879, real tools its clients. */
+    record RealIbsim(RemoteIbsim ibsim, Path dir, Tools tools) implements AutoCloseable {
+        static RealIbsim start(Tools t, Path net) throws IOException, InterruptedException {
+            return new RealIbsim(RemoteIbsim.start(t.ibsim, net, 17800, 17879, List.of(), Duration.ofSeconds(10)),
+                    net.toAbsolutePath().getParent(), t);
         }
 
-        static RealIbsim start(Tools t, Path net) throws IOException, InterruptedException {
-            IOException last = null;
-            for (int tries = 0; tries < 6; tries++) {
-                int port = org.ibtwin.interop.RemoteIbsim.freeRange(17800, 17879);
-                Path dir = net.getParent();
-                ProcessBuilder pb = new ProcessBuilder(t.ibsim.toString(), "-r", "-l", Integer.toString(port), "-s",
-                        "-n", net.getFileName().toString())
-                        .directory(dir.toFile()).redirectErrorStream(true)
-                        .redirectOutput(dir.resolve("ibsim-" + port + ".log").toFile())
-                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-                pb.environment().remove("LD_PRELOAD");
-                pb.environment().put("IBSIM_SOCKNAME", "ibtwin-sm-" + ProcessHandle.current().pid() + "-" + port);
-                RealIbsim sim = new RealIbsim(pb.start(), port, dir, t);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (System.nanoTime() < deadline && sim.process.isAlive()
-                        && !sim.log().contains("Network simulator ready.")) {
-                    Thread.sleep(50);
-                }
-                if (sim.process.isAlive() && sim.log().contains("Network simulator ready.")) {
-                    return sim;
-                }
-                last = new IOException("ibsim did not start on " + port + ": " + sim.log());
-                sim.close();
-            }
-            throw last;
+        int port() {
+            return ibsim.port();
         }
 
         String log() {
-            try {
-                Path p = dir.resolve("ibsim-" + port + ".log");
-                return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
-            } catch (IOException e) {
-                return e.toString();
-            }
+            return ibsim.output();
         }
 
         /** A real tool as an ibsim client through libumad2sim (remote mode). */
@@ -274,7 +242,7 @@ class SmIbsimInteropTest {
             env.remove("SIM_HOST");
             env.put("LD_PRELOAD", tools.umad2sim.toString());
             env.put("IBSIM_SERVER_NAME", "127.0.0.1");
-            env.put("IBSIM_SERVER_PORT", Integer.toString(port));
+            env.put("IBSIM_SERVER_PORT", Integer.toString(port()));
             Process p = pb.start();
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -286,16 +254,7 @@ class SmIbsimInteropTest {
 
         @Override
         public void close() {
-            process.destroy();
-            try {
-                if (!process.waitFor(3, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor(3, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                process.destroyForcibly();
-            }
+            ibsim.close();
         }
     }
 }
