@@ -63,7 +63,8 @@ class DoctorCommandTest extends CliTest {
 
     @Test
     void healthyFabricExitsZero(@TempDir Path dir) {
-        assertThat(runAppending("gen", "fat-tree", "--hosts", "64", "--speed", "EDR", "-o", dir.resolve("ft").toString()))
+        assertThat(runAppending("gen", "fat-tree", "--hosts", "64", "--speed", "EDR", "-o",
+                dir.resolve("ft").toString()))
                 .isZero();
         out.getBuffer().setLength(0);
         assertThat(runAppending("doctor", dir.resolve("ft.yaml").toString())).isZero();

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.ibtwin.fixture.TestResources;
 import org.ibtwin.format.FormatException;
 import org.ibtwin.format.OpensmConf;
 import org.ibtwin.sm.SmConfig;
@@ -74,30 +75,15 @@ class OpensmConfTest {
         Files.writeString(parts, "Default=0x7fff, ipoib : ALL=full ;\nblue=0x0010 : ALL=limited ;\n");
         Path roots = dir.resolve("roots.txt");
         Files.writeString(roots, "0xec0d9a0300ec8480\n");
-        text = set(text, "lmc", "2");
-        text = set(text, "max_op_vls", "3");
-        text = set(text, "subnet_timeout", "20");
-        text = set(text, "partition_config_file", parts.toString());
-        text = set(text, "sweep_interval", "25");
-        text = set(text, "reassign_lids", "TRUE");
-        text = set(text, "routing_engine", "updn,minhop");
-        text = set(text, "root_guid_file", roots.toString());
-        text = set(text, "sm_priority", "7");
-        text = set(text, "max_wire_smps", "8");
-        text = set(text, "transaction_timeout", "300");
-        text = set(text, "transaction_retries", "5");
-        text = set(text, "sa_key", "0x00000000000000ab");
-        text = set(text, "sminfo_polling_timeout", "4000");
-        text = set(text, "qos", "TRUE");
-        text = set(text, "m_key", "0x98039b0300c0ffee");
-        text = set(text, "m_key_lease_period", "60");
-        text = set(text, "m_key_protection_level", "2");
-        text = set(text, "qos_swe_vlarb_high", "1:8,2:16");
-        text = set(text, "perfmgr_sweep_time_s", "30");
         Path policy = dir.resolve("qos-policy.conf");
         Files.writeString(policy, "qos-ulps\n  default : 5\n  sdp : 2\n  nfs : 1\nend-qos-ulps\n");
-        text = set(text, "qos_policy_file", policy.toString());
-        text = set(text, "no_clients_rereg", "TRUE");
+        for (String line : TestResources.text("/cli/opensm-changes.conf").split("\n")) {
+            if (!line.startsWith("#")) {
+                String[] option = line.split(" ", 2);
+                text = set(text, option[0], option[1].replace("@parts.conf@", parts.toString())
+                        .replace("@roots.txt@", roots.toString()).replace("@qos-policy.conf@", policy.toString()));
+            }
+        }
         Path file = dir.resolve("changed.conf");
         Files.writeString(file, text + "no_such_option 1\n");
         assertThat(OpensmConf.read(file).entries()).hasSizeGreaterThan(150);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.ibtwin.fixture.TestResources;
 import org.ibtwin.format.HighOuiFabric;
 import org.junit.jupiter.api.Test;
 
@@ -36,35 +37,8 @@ class ReaderBadInputTest extends CliTest {
 
     @Test
     void ibidsverifyStillReportsDuplicateGuidsInAGroupedTopology() throws IOException {
-        Path t = file("dup.topo", """
-                #
-                # Topology file: generated on Tue Dec  1 20:32:04 2026
-                #
-
-                Non-Chassis Nodes
-
-                vendid=0x2c9
-                devid=0xcb20
-                sysimgguid=0xec0d9a0300ec8480
-                switchguid=0xec0d9a0300ec8480(ec0d9a0300ec8480)
-                Switch\t36 "S-ec0d9a0300ec8480"\t\t# "sw" enhanced port 0 lid 1 lmc 0
-                [1]\t"H-ec0d9a0300123450"[1](ec0d9a0300123451) \t\t# "host01 mlx5_0" lid 2 4xEDR
-                [2]\t"H-ec0d9a0300123460"[1](ec0d9a0300123451) \t\t# "host02 mlx5_0" lid 3 4xEDR
-
-                vendid=0x2c9
-                devid=0x1013
-                sysimgguid=0xec0d9a0300123450
-                caguid=0xec0d9a0300123450
-                Ca\t1 "H-ec0d9a0300123450"\t\t# "host01 mlx5_0"
-                [1](ec0d9a0300123451) \t"S-ec0d9a0300ec8480"[1]\t\t# lid 2 lmc 0 "sw" lid 1 4xEDR
-
-                vendid=0x2c9
-                devid=0x1013
-                sysimgguid=0xec0d9a0300123460
-                caguid=0xec0d9a0300123460
-                Ca\t1 "H-ec0d9a0300123460"\t\t# "host02 mlx5_0"
-                [1](ec0d9a0300123451) \t"S-ec0d9a0300ec8480"[2]\t\t# lid 3 lmc 0 "sw" lid 1 4xEDR
-                """);
+        // two CAs answering with one port GUID, in a grouped (ibnetdiscover) topology
+        Path t = file("dup.topo", TestResources.text("/topo/dup-portguid.topo"));
         assertThat(run("ibidsverify", t.toString())).as(err.toString()).isEqualTo(1);
         assertThat(out.toString()).contains("0xec0d9a0300123451");
         assertThat(err.toString()).isEmpty();

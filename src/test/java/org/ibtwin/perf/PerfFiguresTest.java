@@ -26,6 +26,19 @@ class PerfFiguresTest {
         return new Spec(Op.SEND, t, size, 1, 1, 16, t == Transport.UD ? 188 : 236, 4096, false, false);
     }
 
+    /**
+     * ib_send_lat's median over {@code transport}, EDR back to back, Gen3 x16, for each row {size, low, high} of
+     * {@code rows}: between low - 10% and high + 10% (printed as "ID size: t us").
+     */
+    private static void sendLatMedians(String id, Transport transport, double[][] rows) {
+        Bench b = Bench.backToBack(LinkSpeed.EDR, PcieGen.GEN3, 16);
+        for (double[] r : rows) {
+            double t = b.lat(sendLat(transport, (long) r[0])).typicalUs();
+            System.out.printf("%s %d: %.3f us%n", id, (long) r[0], t);
+            assertThat(t).isBetween(r[1] * 0.9, r[2] * 1.1);
+        }
+    }
+
     @Test
     @DisplayName("P01 EDR 4x, MTU 4096, 1 QP, Gen3 x16: ib_write_bw large = 96.6-98.4 Gb/s (±1%)")
     void p01() {
@@ -118,25 +131,15 @@ class PerfFiguresTest {
     @Test
     @DisplayName("P09 EDR back to back, Gen3 x16: ib_send_lat RC median 32 B/1 KiB/4 KiB/32 KiB (±10%)")
     void p09() {
-        Bench b = Bench.backToBack(LinkSpeed.EDR, PcieGen.GEN3, 16);
-        double[][] rows = {{32, 0.81, 0.83}, {1024, 1.52, 1.61}, {4096, 2.25, 2.28}, {32768, 4.56, 4.58}};
-        for (double[] r : rows) {
-            double t = b.lat(sendLat(Transport.RC, (long) r[0])).typicalUs();
-            System.out.printf("P09 %d: %.3f us%n", (long) r[0], t);
-            assertThat(t).isBetween(r[1] * 0.9, r[2] * 1.1);
-        }
+        sendLatMedians("P09", Transport.RC,
+                new double[][] {{32, 0.81, 0.83}, {1024, 1.52, 1.61}, {4096, 2.25, 2.28}, {32768, 4.56, 4.58}});
     }
 
     @Test
     @DisplayName("P10 same, ib_send_lat UD median 32 B/1 KiB/4 KiB = 0.86/1.44-1.54/2.22 us (±10%)")
     void p10() {
-        Bench b = Bench.backToBack(LinkSpeed.EDR, PcieGen.GEN3, 16);
-        double[][] rows = {{32, 0.86, 0.86}, {1024, 1.44, 1.54}, {4096, 2.22, 2.22}};
-        for (double[] r : rows) {
-            double t = b.lat(sendLat(Transport.UD, (long) r[0])).typicalUs();
-            System.out.printf("P10 %d: %.3f us%n", (long) r[0], t);
-            assertThat(t).isBetween(r[1] * 0.9, r[2] * 1.1);
-        }
+        sendLatMedians("P10", Transport.UD,
+                new double[][] {{32, 0.86, 0.86}, {1024, 1.44, 1.54}, {4096, 2.22, 2.22}});
     }
 
     @Test

@@ -29,6 +29,13 @@ class SmKeysTest {
         return new MadQuery(t).mkey(key).timeout(Duration.ofMillis(50)).attempts(1);
     }
 
+    /** Our SM on {@code f} with the M_Key at protection level 1 (no lease), after one sweep: its LID. */
+    private static int sweptWithTheKey(TwinFabric f) {
+        SubnetManager sm = f.sm(SmConfig.defaults());
+        sm.mkeys(new MKeys(KEY, 1, 0));
+        return sm.sweep().smLid();
+    }
+
     @Test
     void theSmSetsItsKeyOnEveryManagedPortAndStillSweepsWithIt() {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 4, 8));
@@ -65,9 +72,7 @@ class SmKeysTest {
     void theSaShowsPortInfoRecordsMkeyToATrustedRequesterOnly() {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 4, 8));
         try (TwinFabric f = new TwinFabric(fabric)) {
-            SubnetManager sm = f.sm(SmConfig.defaults());
-            sm.mkeys(new MKeys(KEY, 1, 0));
-            int smLid = sm.sweep().smLid();
+            int smLid = sweptWithTheKey(f);
             Layout pir = org.ibtwin.mad.SaAttributes.PORT_INFO_RECORD;
             byte[] t = new byte[pir.size()];
             int lid = f.twin.lid(fabric.cas().get(4).name(), 1);
@@ -90,9 +95,7 @@ class SmKeysTest {
     void anSmWithoutTheKeyCannotTakeTheFabricOver() {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 4, 8));
         try (TwinFabric f = new TwinFabric(fabric)) {
-            SubnetManager sm = f.sm(SmConfig.defaults());
-            sm.mkeys(new MKeys(KEY, 1, 0));
-            int smLid = sm.sweep().smLid();
+            int smLid = sweptWithTheKey(f);
             String host = fabric.cas().get(5).name();
             try (MadTransport t = f.attach(host)) {
                 SubnetManager intruder = new SubnetManager(t, SmConfig.defaults().withTimeout(Duration.ofMillis(20),

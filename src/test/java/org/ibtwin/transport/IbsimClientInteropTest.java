@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.ibtwin.fixture.TestResources;
 import org.ibtwin.interop.RemoteIbsim;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -49,38 +50,7 @@ class IbsimClientInteropTest {
      * Two switches joined by two cables (7-7, 8-8), two CAs on each; host1's HCA has a second, unconnected port. LIDs
      * come from the comment tails, which ibsim reads: switches 1 and 2, hosts 11..14.
      */
-    static final String NET = """
-            # ibtwin transport interop fabric: 2 switches, 4 CAs
-            switchguid=0x0008f10400000100
-            Switch\t8 "S-0008f10400000100"\t\t# "sw1" base port 0 lid 1 lmc 0
-            [1]\t"H-0002c90300000200"[1](2c90300000201) \t\t# "host1 HCA-1" lid 11 4xQDR
-            [2]\t"H-0002c90300000210"[1](2c90300000211) \t\t# "host2 HCA-1" lid 12 4xQDR
-            [7]\t"S-0008f10400000110"[7]\t\t# "sw2" lid 2 4xQDR
-            [8]\t"S-0008f10400000110"[8]\t\t# "sw2" lid 2 4xQDR
-
-            switchguid=0x0008f10400000110
-            Switch\t8 "S-0008f10400000110"\t\t# "sw2" base port 0 lid 2 lmc 0
-            [1]\t"H-0002c90300000220"[1](2c90300000221) \t\t# "host3 HCA-1" lid 13 4xQDR
-            [3]\t"H-0002c90300000230"[1](2c90300000231) \t\t# "host4 HCA-1" lid 14 4xQDR
-            [7]\t"S-0008f10400000100"[7]\t\t# "sw1" lid 1 4xQDR
-            [8]\t"S-0008f10400000100"[8]\t\t# "sw1" lid 1 4xQDR
-
-            caguid=0x0002c90300000200
-            Ca\t2 "H-0002c90300000200"\t\t# "host1 HCA-1"
-            [1](2c90300000201) \t"S-0008f10400000100"[1]\t\t# lid 11 lmc 0 "sw1" lid 1 4xQDR
-
-            caguid=0x0002c90300000210
-            Ca\t1 "H-0002c90300000210"\t\t# "host2 HCA-1"
-            [1](2c90300000211) \t"S-0008f10400000100"[2]\t\t# lid 12 lmc 0 "sw1" lid 1 4xQDR
-
-            caguid=0x0002c90300000220
-            Ca\t1 "H-0002c90300000220"\t\t# "host3 HCA-1"
-            [1](2c90300000221) \t"S-0008f10400000110"[1]\t\t# lid 13 lmc 0 "sw2" lid 2 4xQDR
-
-            caguid=0x0002c90300000230
-            Ca\t1 "H-0002c90300000230"\t\t# "host4 HCA-1"
-            [1](2c90300000231) \t"S-0008f10400000110"[3]\t\t# lid 14 lmc 0 "sw2" lid 2 4xQDR
-            """;
+    static final String NET = TestResources.text("/topo/transport-interop.net");
 
     /** The ibsim of this class's tests (one instance for them all), started by {@link #start}. */
     RemoteIbsim sim;
