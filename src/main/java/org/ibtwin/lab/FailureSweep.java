@@ -356,11 +356,12 @@ public final class FailureSweep {
         }
         // a pair's stream changes when its route either way does: the routes toward its destination and source
         int[] made = new int[1];
-        double shiftAfter = shift == null ? 0 : shift.aggregateGbps(routes, i -> {
-            boolean c = fullShift || changed[shiftSrc[i]] || changed[shiftDst[i]];
-            made[0] += c ? 1 : 0;
-            return c;
-        });
+        boolean[] pairs = new boolean[shiftSrc.length];
+        for (int i = 0; i < pairs.length; i++) {
+            pairs[i] = fullShift || changed[shiftSrc[i]] || changed[shiftDst[i]];
+            made[0] += pairs[i] ? 1 : 0;
+        }
+        double shiftAfter = shift == null ? 0 : shift.aggregateGbps(routes, pairs);
         synchronized (followed) {
             followed[0] += n;
             followed[1] += made[0];

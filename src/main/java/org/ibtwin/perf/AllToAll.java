@@ -85,11 +85,17 @@ public final class AllToAll {
         }
 
         /**
-         * The aggregate payload Gb/s with pair {@code i} routed by {@code after} where {@code changed.test(i)}, the
-         * others on the routes prepared.
+         * The aggregate payload Gb/s with pair {@code i} routed by {@code after} where {@code changed[i]}, the others
+         * on the routes prepared.
          */
-        public double aggregateGbps(Routes after, java.util.function.IntPredicate changed) {
-            return sum(streams.rates(changed, i -> demand(spec, after, pairs.get(i))));
+        public double aggregateGbps(Routes after, boolean[] changed) {
+            List<Traffic.Demand> anew = new ArrayList<>();
+            for (int i = 0; i < changed.length; i++) {
+                if (changed[i]) {
+                    anew.add(demand(spec, after, pairs.get(i)));
+                }
+            }
+            return sum(streams.rates(changed, anew));
         }
 
         private static double sum(double[] rates) {

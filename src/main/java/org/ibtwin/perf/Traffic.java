@@ -236,21 +236,22 @@ public final class Traffic {
 
         /** Each demand's payload Gb/s, as {@link #solve(PerfParams, List)} gives them (0 without a route). */
         public double[] rates() {
-            return rates(i -> false, i -> null);
+            return rates(new boolean[flows.length], List.of());
         }
 
         /**
-         * Each demand's payload Gb/s with demand {@code i} replaced by {@code anew.apply(i)} (null: none) where
-         * {@code changed.test(i)}, the others as prepared.
+         * Each demand's payload Gb/s with demand {@code i} replaced by {@code anew.get(k)} (null: none) where
+         * {@code changed[i]} and {@code i} is the k-th changed demand, the others as prepared.
          */
-        public double[] rates(java.util.function.IntPredicate changed, java.util.function.IntFunction<Demand> anew) {
+        public double[] rates(boolean[] changed, List<Demand> anew) {
             Resources mine = new Resources(res);
             List<FairShare.Flow> now = new ArrayList<>(flows.length);
             int[] at = new int[flows.length];
+            int k = 0;
             for (int i = 0; i < flows.length; i++) {
                 FairShare.Flow f;
-                if (changed.test(i)) {
-                    Demand d = anew.apply(i);
+                if (changed[i]) {
+                    Demand d = anew.get(k++);
                     f = d == null ? null : flow(p, d, mine, new LinkedHashMap<>(), null, new Cap[1]);
                 } else {
                     f = flows[i];
