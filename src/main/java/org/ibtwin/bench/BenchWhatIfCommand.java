@@ -22,8 +22,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench what-if}: a partition change rehearsed on a 16,384-host 3-level fat tree (one twin brought
- * up and learnt through MADs, the after side from the SM's P_Key rules, compared), and {@code --each-link} over a 1,024-host 2-level tree and a 16,384-host
- * 3-level tree (wall time, scenarios a second; on the big tree a sample of the scenarios, {@code --sample}).
+ * up and learnt through MADs, the after side from the SM's P_Key rules, compared), and {@code --each-link} over a
+ * 1,024-host 2-level tree and a 16,384-host 3-level tree (wall time, scenarios a second; on the big tree a sample of
+ * the scenarios spread evenly over them, {@code --sample}, and the projected time of all).
  */
 @Command(name = "what-if", mixinStandardHelpOptions = true,
         description = "what-if: a partition change on 16,384 hosts; --each-link on 1,024 and 16,384 hosts.")
@@ -88,9 +89,10 @@ public final class BenchWhatIfCommand implements Callable<Integer> {
             FailureSweep.Result r = Rehearsal.eachFailure(() -> FatTree.build(FatTreeSpec.of(2, 64, eachHosts)),
                     "2-level", settings, false, th);
             out.printf(Locale.ROOT, "--each-link on a 2-level fat tree of %,d hosts: %,d scenarios in %.2f s on %d "
-                    + "threads, %.1f scenarios/s (%,d of %,d destination trees followed again)%n", eachHosts,
-                    r.scenarios().size(), r.wallNanos() / 1e9, th, r.scenarios().size() / (r.wallNanos() / 1e9),
-                    r.destinationsFollowed(), r.destinationsTotal());
+                    + "threads, %.1f scenarios/s (%,d of %,d destination trees followed again, %,d of %,d shift pairs "
+                    + "made again)%n", eachHosts, r.scenarios().size(), r.wallNanos() / 1e9, th,
+                    r.scenarios().size() / (r.wallNanos() / 1e9), r.destinationsFollowed(), r.destinationsTotal(),
+                    r.shiftPairsMadeAgain(), r.shiftPairsTotal());
             out.flush();
         }
         if (bigHosts > 0) {
@@ -99,9 +101,10 @@ public final class BenchWhatIfCommand implements Callable<Integer> {
             Fabric f = FatTree.build(FatTreeSpec.of(3, 64, bigHosts));
             long isl = f.links().stream().filter(l -> l.a().node().isSwitch() && l.b().node().isSwitch()).count();
             double rate = r.scenarios().size() / (r.wallNanos() / 1e9);
-            out.printf(Locale.ROOT, "--each-link on a 3-level fat tree of %,d hosts: %,d of %,d scenarios in %.2f s "
-                    + "on %d threads, %.2f scenarios/s (all of them: about %.0f s)%n", bigHosts, r.scenarios().size(),
-                    isl, r.wallNanos() / 1e9, th, rate, isl / rate);
+            out.printf(Locale.ROOT, "--each-link on a 3-level fat tree of %,d hosts: a sample of %,d of its %,d "
+                    + "scenarios (spread evenly) in %.2f s on %d threads, %.2f scenarios/s (all of them: about %.0f s, "
+                    + "projected; %,d of %,d shift pairs made again)%n", bigHosts, r.scenarios().size(), isl,
+                    r.wallNanos() / 1e9, th, rate, isl / rate, r.shiftPairsMadeAgain(), r.shiftPairsTotal());
             out.flush();
         }
         return 0;

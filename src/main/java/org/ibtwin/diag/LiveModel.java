@@ -231,7 +231,8 @@ public final class LiveModel {
 
     /**
      * A CA port's P_Key table (its first block: 32 entries, the keys a host's partitions use), read the first time
-     * it is asked; entries with a zero key left out. Null when it cannot be read.
+     * it is asked, through that port (a two-port CA's second port has a table of its own); entries with a zero key
+     * left out. Null when it cannot be read.
      */
     public int[] pkeys(Port p) {
         if (pkeys.containsKey(p)) {
@@ -239,8 +240,8 @@ public final class LiveModel {
         }
         int[] keys = null;
         try {
-            byte[] t = q.smpGet(PortId.directed(path(p.node())), AttributeIds.P_KEY_TABLE, p.node().isSwitch()
-                    ? (long) p.number() << 16 : 0);
+            byte[] t = q.smpGet(PortId.directed(p.node().isSwitch() ? path(p.node()) : pathInto(p)),
+                    AttributeIds.P_KEY_TABLE, p.node().isSwitch() ? (long) p.number() << 16 : 0);
             keys = new int[32];
             int n = 0;
             for (int i = 0; i < 32; i++) {
@@ -309,6 +310,21 @@ public final class LiveModel {
             l.a().setPhysState(phys[0]);
             l.b().setPhysState(phys[1]);
         }
+    }
+
+    /**
+     * A directed-route path that arrives at CA port {@code p} itself (a CA answers P_KeyTable for the port an SMP
+     * enters by, IBA 14.2.5.7): through the switch port facing it; the node's own path when no switch faces it.
+     */
+    private int[] pathInto(Port p) {
+        Port far = p.remote();
+        if (far == null || !far.node().isSwitch() || !paths.containsKey(far.node())) {
+            return path(p.node());
+        }
+        int[] sw = path(far.node());
+        int[] out = java.util.Arrays.copyOf(sw, sw.length + 1);
+        out[sw.length] = far.number();
+        return out;
     }
 
     /** The directed-route path to a node as smpquery -D takes it (a leading 0, then the egress ports). */

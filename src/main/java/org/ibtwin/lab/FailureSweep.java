@@ -51,7 +51,8 @@ public final class FailureSweep {
 
     /** Every scenario, worst first, and how long the sweep took. */
     public record Result(String fabric, String kind, int hosts, List<Scenario> scenarios, long wallNanos,
-                         int threads, int destinationsFollowed, long destinationsTotal) {
+                         int threads, int destinationsFollowed, long destinationsTotal, long shiftPairsMadeAgain,
+                         long shiftPairsTotal) {
         public int exitCode() {
             return scenarios.stream().anyMatch(s -> s.pairsLost() > 0) ? 1 : 0;
         }
@@ -89,6 +90,8 @@ public final class FailureSweep {
             j.put("threads", threads);
             j.put("destinations_followed", destinationsFollowed);
             j.put("destinations_total", destinationsTotal);
+            j.put("shift_pairs_made_again", shiftPairsMadeAgain);
+            j.put("shift_pairs_total", shiftPairsTotal);
             j.put("exit", exitCode());
             ArrayNode a = j.putArray("scenarios");
             for (Scenario s : scenarios) {
@@ -110,10 +113,18 @@ public final class FailureSweep {
     private final RoutingEngines.Options options;
     private final List<Port> hosts;
     private final Map<Node, Integer> index = new IdentityHashMap<>();
+    /** How many hosts enter each switch (their first link taken). */
+    private final Map<Node, Long> entering = new IdentityHashMap<>();
     /** For each host (destination), the channels (switch, egress port) its tree uses before any failure. */
     private final BitSet[] used;
     private final int[] channelBase;
-    private final double shiftBefore;
+    /** The shift pattern's streams on the SM's routes, made once: a scenario makes again only those it changes. */
+    private final AllToAll.Prepared shift;
+    /** Each shift pair's source and destination host (indices into {@link #hosts}). */
+    private final int[] shiftSrc;
+    private final int[] shiftDst;
+    /** Every scenario's shift made in full, as a check of the streams made again ({@link #run}). */
+    private boolean fullShift;
     /** The SM's tables, ready to be re-routed in part. */
     private final Reroute.Base base;
     /** The engine that made them. */
@@ -143,6 +154,11 @@ public final class FailureSweep {
         for (int s = 0; s < graph.switches(); s++) {
             channelBase[s + 1] = channelBase[s] + graph.numPorts(s) + 1;
         }
+        for (Port h : hosts) {
+            if (h.remote() != null && h.remote().node().isSwitch()) {
+                entering.merge(h.remote().node(), 1L, Long::sum);
+            }
+        }
         used = new BitSet[hosts.size()];
         this.base = reroute.over(graph, lfts);
         this.baseEngine = engine;
@@ -164,7 +180,34 @@ public final class FailureSweep {
             });
             used[d] = u;
         }
-        this.shiftBefore = shift(before);
+        Map<Port, Integer> host = new IdentityHashMap<>();
+        List<Endpoint> eps = new ArrayList<>();
+        for (Port h : hosts) {
+            host.put(h, host.size());
+            eps.add(Endpoint.of(h, false));
+        }
+        if (hosts.size() < 2) {
+            shift = null;
+            shiftSrc = shiftDst = new int[0];
+        } else {
+            shift = new AllToAll.Prepared(PerfParams.DEFAULT, SHIFT, before, AllToAll.shift(eps, eps.size(),
+                    eps.size() / 2));
+            shiftSrc = new int[shift.pairs().size()];
+            shiftDst = new int[shiftSrc.length];
+            for (int i = 0; i < shiftSrc.length; i++) {
+                shiftSrc[i] = host.get(shift.pairs().get(i).src().port());
+                shiftDst[i] = host.get(shift.pairs().get(i).dst().port());
+            }
+        }
+    }
+
+    /** The shift pattern's streams: RDMA WRITEs of 64 KiB on one RC QP each (the perf model's defaults). */
+    private static final Spec SHIFT = new Spec(Op.WRITE, Transport.RC, 65536, 1, 128, 16, 0, 4096, false, false);
+
+    /** The sweep with every scenario's shift bandwidth made in full, not only its changed streams (a check). */
+    FailureSweep fullShift() {
+        fullShift = true;
+        return this;
     }
 
     /** Every single inter-switch link failure ({@code switches}: every switch failure), worst first. */
@@ -172,7 +215,10 @@ public final class FailureSweep {
         return run(fabric, switches, threads, 0);
     }
 
-    /** {@link #run(String, boolean, int)}, only the first {@code limit} failures (0: all), for benchmarks. */
+    /**
+     * {@link #run(String, boolean, int)}, only {@code limit} failures (0: all) spread evenly over them: a sample, for
+     * benchmarks.
+     */
     Result run(String fabric, boolean switches, int threads, int limit) {
         long t0 = System.nanoTime();
         List<int[]> failures = new ArrayList<>();
@@ -192,7 +238,12 @@ public final class FailureSweep {
             }
         }
         if (limit > 0 && failures.size() > limit) {
-            failures = new ArrayList<>(failures.subList(0, limit));
+            // a sample spread evenly over the fabric (the first few would all be one switch's cables)
+            List<int[]> sample = new ArrayList<>(limit);
+            for (int i = 0; i < limit; i++) {
+                sample.add(failures.get((int) ((long) i * failures.size() / limit)));
+            }
+            failures = sample;
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread th = new Thread(r, "ibtwin-what-if-each");
@@ -200,7 +251,7 @@ public final class FailureSweep {
             return th;
         });
         List<Future<Scenario>> futures = new ArrayList<>();
-        long[] followed = new long[1];
+        long[] followed = new long[2];
         try {
             for (int[] f : failures) {
                 futures.add(pool.submit(() -> scenario(f, followed)));
@@ -216,7 +267,7 @@ public final class FailureSweep {
             long total = (long) failures.size() * hosts.size();
             synchronized (followed) {
                 return new Result(fabric, switches ? "switch" : "link", hosts.size(), out, System.nanoTime() - t0,
-                        threads, (int) followed[0], total);
+                        threads, (int) followed[0], total, followed[1], (long) failures.size() * shiftSrc.length);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -258,15 +309,20 @@ public final class FailureSweep {
         long lost = 0;
         String example = null;
         int n = 0;
+        // the hosts whose trees the failure changes (or whose switch it takes): the routes toward them change
+        boolean[] changed = new boolean[hosts.size()];
+        boolean rerouted = !(o instanceof Reroute.Partial);
         for (int d = 0; d < hosts.size(); d++) {
             Port dst = hosts.get(d);
             Integer leaf = dst.remote() == null ? null : index.get(dst.remote().node());
             if (sw && leaf != null && leaf == dead) {
                 lost += hosts.size() - 1;   // nothing reaches a host whose switch is gone
+                changed[d] = true;
                 continue;
             }
             boolean touched = sw ? usesSwitch(used[d], dead) : used[d].get(channelBase[f[0]] + f[1])
                     || used[d].get(channelBase[f[2]] + f[3]);
+            changed[d] = touched || rerouted;
             if (!touched) {
                 continue;
             }
@@ -298,12 +354,21 @@ public final class FailureSweep {
             }
             lost += here[0];
         }
+        // a pair's stream changes when its route either way does: the routes toward its destination and source
+        int[] made = new int[1];
+        boolean[] pairs = new boolean[shiftSrc.length];
+        for (int i = 0; i < pairs.length; i++) {
+            pairs[i] = fullShift || changed[shiftSrc[i]] || changed[shiftDst[i]];
+            made[0] += pairs[i] ? 1 : 0;
+        }
+        double shiftAfter = shift == null ? 0 : shift.aggregateGbps(routes, pairs);
         synchronized (followed) {
             followed[0] += n;
+            followed[1] += made[0];
         }
         String name = sw ? Names.node(nodeOf(dead)) : Names.node(nodeOf(f[0])) + "/" + f[1] + " <-> "
                 + Names.node(nodeOf(f[2])) + "/" + f[3];
-        return new Scenario(name, lost, shiftBefore, shift(routes), example, engine, how);
+        return new Scenario(name, lost, shift == null ? 0 : shift.aggregateGbps(), shiftAfter, example, engine, how);
     }
 
     private boolean usesSwitch(BitSet u, int s) {
@@ -356,15 +421,15 @@ public final class FailureSweep {
 
     /** How many of the other hosts enter each switch (their first link taken) toward {@code dst}. */
     private Map<Node, Long> arriving(Port dst, int deadSwitch) {
-        Map<Node, Long> a = new IdentityHashMap<>();
-        for (Port h : hosts) {
-            if (h != dst && h.remote() != null && h.remote().node().isSwitch()) {
-                Integer s = index.get(h.remote().node());
-                if (s != null && s == deadSwitch) {
-                    continue;
-                }
-                a.merge(h.remote().node(), 1L, Long::sum);
-            }
+        Map<Node, Long> a = new IdentityHashMap<>(entering);
+        if (deadSwitch >= 0) {
+            a.keySet().removeIf(n -> {
+                Integer s = index.get(n);
+                return s != null && s == deadSwitch;
+            });
+        }
+        if (dst.remote() != null) {
+            a.computeIfPresent(dst.remote().node(), (n, k) -> k == 1 ? null : k - 1);
         }
         return a;
     }
@@ -386,19 +451,5 @@ public final class FailureSweep {
             }
             return p;
         };
-    }
-
-    /** The shift pattern's aggregate payload Gb/s on {@code routes} (the perf model's max-min shares). */
-    private double shift(LftRoutes routes) {
-        if (hosts.size() < 2) {
-            return 0;
-        }
-        Spec spec = new Spec(Op.WRITE, Transport.RC, 65536, 1, 128, 16, 0, 4096, false, false);
-        List<Endpoint> eps = new ArrayList<>();
-        for (Port h : hosts) {
-            eps.add(Endpoint.of(h, false));
-        }
-        return AllToAll.run(PerfParams.DEFAULT, spec, routes, AllToAll.shift(eps, eps.size(), eps.size() / 2))
-                .aggregateGbps();
     }
 }

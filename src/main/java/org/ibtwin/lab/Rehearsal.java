@@ -162,9 +162,15 @@ public final class Rehearsal {
         return eachFailure(load, name, settings, switches, threads, 0);
     }
 
-    /** {@link #eachFailure}, the first {@code limit} failures only (0: all): for benchmarks of big fabrics. */
+    /** {@link #eachFailure}, a sample of {@code limit} failures spread evenly (0: all): for benchmarks of big fabrics. */
     public static FailureSweep.Result eachFailure(Supplier<Fabric> load, String name, Settings settings,
                                                   boolean switches, int threads, int limit) {
+        return eachFailure(load, name, settings, switches, threads, limit, false);
+    }
+
+    /** {@link #eachFailure}; {@code fullShift}: each scenario's shift bandwidth made in full (a check, for tests). */
+    static FailureSweep.Result eachFailure(Supplier<Fabric> load, String name, Settings settings, boolean switches,
+                                           int threads, int limit, boolean fullShift) {
         Fabric f = load.get();
         Rehearsal r = new Rehearsal(f, settings);
         PartitionsConf parts = settings.partitions() != null ? settings.partitions()
@@ -180,7 +186,7 @@ public final class Rehearsal {
                     settings.config().routingEngines(),
                     new org.ibtwin.sm.routing.RoutingEngines.Options(settings.config().rootGuids()),
                     new ArrayList<>(a.hosts().values()));
-            return sweep.run(name, switches, Math.max(1, threads), limit);
+            return (fullShift ? sweep.fullShift() : sweep).run(name, switches, Math.max(1, threads), limit);
         }
     }
 

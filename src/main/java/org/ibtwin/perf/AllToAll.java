@@ -2,7 +2,6 @@ package org.ibtwin.perf;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.ibtwin.model.Port;
 
 /**
  * Many pairs at once: a shift pattern over the hosts, each pair a bandwidth stream, all of them sharing links and
@@ -53,6 +52,73 @@ public final class AllToAll {
         return out;
     }
 
+    /**
+     * The pairs' streams on {@code routes} made ready for variants: a variant in which only some pairs' routes
+     * changed (a cable pulled: the pairs whose routes crossed it) makes only those pairs' streams again and shares
+     * the fabric out anew ({@link Traffic.Prepared}), and its aggregate is the one {@link #run} gives on the new
+     * routes, exactly, as long as every pair whose route differs is among those said to have changed.
+     */
+    public static final class Prepared {
+        private final Spec spec;
+        private final List<Pair> pairs;
+        private final Traffic.Prepared streams;
+        private final double aggregate;
+
+        public Prepared(PerfParams p, Spec spec, Routes routes, List<Pair> pairs) {
+            this.spec = spec;
+            this.pairs = List.copyOf(pairs);
+            List<Traffic.Demand> demands = new ArrayList<>(pairs.size());
+            for (Pair pr : pairs) {
+                demands.add(demand(spec, routes, pr));
+            }
+            this.streams = new Traffic.Prepared(p, demands);
+            this.aggregate = sum(streams.rates());
+        }
+
+        public List<Pair> pairs() {
+            return pairs;
+        }
+
+        /** The aggregate payload Gb/s on the routes prepared ({@link Result#aggregateGbps}). */
+        public double aggregateGbps() {
+            return aggregate;
+        }
+
+        /**
+         * The aggregate payload Gb/s with pair {@code i} routed by {@code after} where {@code changed[i]}, the others
+         * on the routes prepared.
+         */
+        public double aggregateGbps(Routes after, boolean[] changed) {
+            List<Traffic.Demand> anew = new ArrayList<>();
+            for (int i = 0; i < changed.length; i++) {
+                if (changed[i]) {
+                    anew.add(demand(spec, after, pairs.get(i)));
+                }
+            }
+            return sum(streams.rates(changed, anew));
+        }
+
+        private static double sum(double[] rates) {
+            double total = 0;
+            for (double r : rates) {
+                total += r;
+            }
+            return total;
+        }
+    }
+
+    /** A pair's stream on {@code routes}: its demand, null when either way has no route. */
+    private static Traffic.Demand demand(Spec spec, Routes routes, Pair pr) {
+        Route there = routes.route(pr.src().port(), pr.dst().port());
+        Route back = there == null ? null : routes.route(pr.dst().port(), pr.src().port());
+        if (there == null || back == null) {
+            return null;
+        }
+        boolean fromRq = spec.op().dataFromRequester();
+        return new Traffic.Demand(spec, fromRq ? pr.src() : pr.dst(), fromRq ? pr.dst() : pr.src(),
+                fromRq ? there : back, fromRq ? back : there);
+    }
+
     /** Routes every pair and shares the fabric among them. */
     public static Result run(PerfParams p, Spec spec, Routes routes, List<Pair> pairs) {
         List<Traffic.Demand> demands = new ArrayList<>(pairs.size());
@@ -61,21 +127,14 @@ public final class AllToAll {
         int unrouted = 0;
         for (int i = 0; i < pairs.size(); i++) {
             Pair pr = pairs.get(i);
-            Port a = pr.src().port();
-            Port b = pr.dst().port();
-            Route there = routes.route(a, b);
-            Route back = routes.route(b, a);
-            if (there == null || back == null) {
+            Traffic.Demand d = demand(spec, routes, pr);
+            if (d == null) {
                 unrouted++;
                 results[i] = new PairResult(pr, 0, 0, new Bottleneck(Bottleneck.Kind.NO_ROUTE,
                         "no route from " + pr.src().name() + " to " + pr.dst().name()));
                 continue;
             }
-            Endpoint rq = spec.op().dataFromRequester() ? pr.src() : pr.dst();
-            Endpoint rs = spec.op().dataFromRequester() ? pr.dst() : pr.src();
-            Route fwd = spec.op().dataFromRequester() ? there : back;
-            Route bwd = spec.op().dataFromRequester() ? back : there;
-            demands.add(new Traffic.Demand(spec, rq, rs, fwd, bwd));
+            demands.add(d);
             index.add(i);
         }
         List<Traffic.Outcome> out = Traffic.solve(p, demands);

@@ -83,22 +83,37 @@ public final class FairShare {
         int nextCap = 0;
         double level = 0;
         int[] newlyFull = new int[m];
+        // the resources some unfrozen flow still uses, in increasing order (a resource leaves once all have frozen)
+        int[] live = new int[m];
+        int nLive = 0;
+        for (int r = 0; r < m; r++) {
+            if (activeUsers[r] > 0) {
+                live[nLive++] = r;
+            }
+        }
         while (active > 0) {
             while (frozen[byCap[nextCap]]) {
                 nextCap++;
             }
             double step = flows.get(byCap[nextCap]).cap() - level;
-            for (int r = 0; r < m; r++) {
-                if (activeUsers[r] > 0 && load[r] > 0) {
-                    step = Math.min(step, Math.max(0, remaining[r]) / load[r]);
+            int kept = 0;
+            for (int i = 0; i < nLive; i++) {
+                int r = live[i];
+                if (activeUsers[r] > 0) {
+                    live[kept++] = r;
+                    if (load[r] > 0) {
+                        step = Math.min(step, Math.max(0, remaining[r]) / load[r]);
+                    }
                 }
             }
+            nLive = kept;
             if (Double.isInfinite(step)) {
                 throw new IllegalArgumentException("a flow with no cap uses no resource");
             }
             int nFull = 0;
-            for (int r = 0; r < m; r++) {
-                if (activeUsers[r] > 0 && load[r] > 0) {
+            for (int i = 0; i < nLive; i++) {
+                int r = live[i];
+                if (load[r] > 0) {
                     remaining[r] -= step * load[r];
                     if (!full[r] && remaining[r] <= 1e-9 * Math.max(1, capacity[r])) {
                         full[r] = true;

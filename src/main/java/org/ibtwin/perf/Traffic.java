@@ -74,8 +74,13 @@ public final class Traffic {
     private record PcieDir(Node host, boolean toDevice) {
     }
 
-    /** The resources flows share, registered as they are first used. */
+    /**
+     * The resources flows share, registered as they are first used; over a {@code parent} (read only: shared by
+     * variants solved at once), whose resources keep their numbers and new ones come after them.
+     */
     private static final class Resources {
+        final Resources parent;
+        final int first;
         final Map<Object, Integer> ids = new HashMap<>();
         final List<Double> capacity = new ArrayList<>();
         final List<Object> keys = new ArrayList<>();
@@ -83,14 +88,42 @@ public final class Traffic {
         final List<Integer> users = new ArrayList<>();
         final List<Integer> allUsers = new ArrayList<>();
 
+        Resources() {
+            this(null);
+        }
+
+        Resources(Resources parent) {
+            this.parent = parent;
+            this.first = parent == null ? 0 : parent.size();
+        }
+
+        int size() {
+            return first + capacity.size();
+        }
+
         int link(Hop h, PerfParams p) {
             LinkDir k = new LinkDir(h.link(), h.aToB());
-            return ids.computeIfAbsent(k, key -> add(key, LinkRates.dataGbps(h.link()) * p.linkEfficiency(), null));
+            Integer had = parent == null ? null : parent.ids.get(k);
+            return had != null ? had : ids.computeIfAbsent(k, key -> add(key, LinkRates.dataGbps(h.link())
+                    * p.linkEfficiency(), null));
         }
 
         int pcie(Endpoint e, boolean toDevice, PerfParams p) {
             PcieDir k = new PcieDir(e.node(), toDevice);
-            return ids.computeIfAbsent(k, key -> add(key, e.pcieGbps(p), e));
+            Integer had = parent == null ? null : parent.ids.get(k);
+            return had != null ? had : ids.computeIfAbsent(k, key -> add(key, e.pcieGbps(p), e));
+        }
+
+        /** Every resource's capacity, the parent's ({@code parentCapacity}, null: none) first. */
+        double[] capacities(double[] parentCapacity) {
+            double[] c = new double[size()];
+            if (parent != null) {
+                System.arraycopy(parentCapacity, 0, c, 0, first);
+            }
+            for (int i = 0; i < capacity.size(); i++) {
+                c[first + i] = capacity.get(i);
+            }
+            return c;
         }
 
         private int add(Object key, double cap, Endpoint e) {
@@ -99,7 +132,7 @@ public final class Traffic {
             endpoints.add(e);
             users.add(0);
             allUsers.add(0);
-            return capacity.size() - 1;
+            return first + capacity.size() - 1;
         }
     }
 
@@ -122,29 +155,23 @@ public final class Traffic {
         List<Map<Integer, Double>> uses = new ArrayList<>(demands.size());
         for (Demand d : demands) {
             Map<Integer, Double> use = new LinkedHashMap<>();
-            addUses(p, d, res, use);
+            Cap own = rateGbps == null ? null : new Cap(rateGbps[caps.size()], new Bottleneck(
+                    Bottleneck.Kind.MESSAGE_RATE, String.format(Locale.ROOT, "limited by its own rate (%.1f Gb/s)",
+                    rateGbps[caps.size()])));
+            Cap[] cap = new Cap[1];
+            FairShare.Flow flow = flow(p, d, res, use, own, cap);
+            for (Hop h : d.dataPath().hops()) {
+                int r = res.link(h, p);
+                res.users.set(r, res.users.get(r) + 1);
+            }
+            for (int r : flow.resources()) {
+                res.allUsers.set(r, res.allUsers.get(r) + 1);
+            }
             uses.add(use);
-            int[] r = new int[use.size()];
-            double[] w = new double[use.size()];
-            int i = 0;
-            for (Map.Entry<Integer, Double> e : use.entrySet()) {
-                r[i] = e.getKey();
-                w[i] = e.getValue();
-                res.allUsers.set(r[i], res.allUsers.get(r[i]) + 1);
-                i++;
-            }
-            Cap cap = cap(p, d);
-            if (rateGbps != null && rateGbps[caps.size()] < cap.gbps) {
-                cap = new Cap(rateGbps[caps.size()], new Bottleneck(Bottleneck.Kind.MESSAGE_RATE, String.format(
-                        Locale.ROOT, "limited by its own rate (%.1f Gb/s)", rateGbps[caps.size()])));
-            }
-            caps.add(cap);
-            flows.add(new FairShare.Flow(cap.gbps, r, w));
+            caps.add(cap[0]);
+            flows.add(flow);
         }
-        double[] capacity = new double[res.capacity.size()];
-        for (int i = 0; i < capacity.length; i++) {
-            capacity[i] = res.capacity.get(i);
-        }
+        double[] capacity = res.capacities(null);
         FairShare.Result fs = FairShare.solve(capacity, flows);
         List<Outcome> out = new ArrayList<>(demands.size());
         for (int f = 0; f < demands.size(); f++) {
@@ -159,6 +186,91 @@ public final class Traffic {
         return out;
     }
 
+    /**
+     * A demand as a flow of the fair share: the resources one payload Gb/s of it uses ({@code use} filled in their
+     * order) and its own cap, at most {@code own} (null: none), which {@code cap[0]} receives.
+     */
+    private static FairShare.Flow flow(PerfParams p, Demand d, Resources res, Map<Integer, Double> use, Cap own,
+                                       Cap[] cap) {
+        addUses(p, d, res, use);
+        int[] r = new int[use.size()];
+        double[] w = new double[use.size()];
+        int i = 0;
+        for (Map.Entry<Integer, Double> e : use.entrySet()) {
+            r[i] = e.getKey();
+            w[i] = e.getValue();
+            i++;
+        }
+        Cap c = cap(p, d);
+        cap[0] = own != null && own.gbps < c.gbps ? own : c;
+        return new FairShare.Flow(cap[0].gbps, r, w);
+    }
+
+    /**
+     * Demands made into flows once, so that variants of them (some demands routed anew, or gone) are shared out
+     * again with only the changed demands made into flows: the same flows, resources and fair share as
+     * {@link #solve(PerfParams, List)} of the variant's demands, so the same rates, not an estimate of them.
+     * Safe to use from several threads at once.
+     */
+    public static final class Prepared {
+        private final PerfParams p;
+        private final Resources res = new Resources();
+        private final FairShare.Flow[] flows;
+        private final double[] capacity;
+
+        /** {@code demands}: null where a pair has none (no route), its rate 0. */
+        public Prepared(PerfParams p, List<Demand> demands) {
+            this.p = p;
+            this.flows = new FairShare.Flow[demands.size()];
+            for (int i = 0; i < flows.length; i++) {
+                Demand d = demands.get(i);
+                flows[i] = d == null ? null : flow(p, d, res, new LinkedHashMap<>(), null, new Cap[1]);
+            }
+            this.capacity = res.capacities(null);
+        }
+
+        /** How many demands (with or without a route). */
+        public int size() {
+            return flows.length;
+        }
+
+        /** Each demand's payload Gb/s, as {@link #solve(PerfParams, List)} gives them (0 without a route). */
+        public double[] rates() {
+            return rates(new boolean[flows.length], List.of());
+        }
+
+        /**
+         * Each demand's payload Gb/s with demand {@code i} replaced by {@code anew.get(k)} (null: none) where
+         * {@code changed[i]} and {@code i} is the k-th changed demand, the others as prepared.
+         */
+        public double[] rates(boolean[] changed, List<Demand> anew) {
+            Resources mine = new Resources(res);
+            List<FairShare.Flow> now = new ArrayList<>(flows.length);
+            int[] at = new int[flows.length];
+            int k = 0;
+            for (int i = 0; i < flows.length; i++) {
+                FairShare.Flow f;
+                if (changed[i]) {
+                    Demand d = anew.get(k++);
+                    f = d == null ? null : flow(p, d, mine, new LinkedHashMap<>(), null, new Cap[1]);
+                } else {
+                    f = flows[i];
+                }
+                at[i] = f == null ? -1 : now.size();
+                if (f != null) {
+                    now.add(f);
+                }
+            }
+            double[] cap = mine.size() == capacity.length ? capacity : mine.capacities(capacity);
+            double[] fair = FairShare.solve(cap, now).rates();
+            double[] out = new double[flows.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = at[i] < 0 ? 0 : fair[at[i]];
+            }
+            return out;
+        }
+    }
+
     /** How much of each resource one payload Gb/s of the demand uses. */
     private static void addUses(PerfParams p, Demand d, Resources res, Map<Integer, Double> use) {
         Spec s = d.spec();
@@ -167,9 +279,7 @@ public final class Traffic {
         double fwd = Headers.dataBytes(s.op(), s.transport(), size, s.mtu(), s.grh()) / payload;
         double rev = Headers.reverseBytes(s.op(), s.transport(), size, s.mtu(), s.grh()) / payload;
         for (Hop h : d.dataPath().hops()) {
-            int r = res.link(h, p);
-            use.merge(r, fwd, Double::sum);
-            res.users.set(r, res.users.get(r) + 1);
+            use.merge(res.link(h, p), fwd, Double::sum);
         }
         if (rev > 0) {
             for (Hop h : d.reversePath().hops()) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 import org.ibtwin.format.PartitionsConf;
+import org.ibtwin.format.TopologyReader;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.model.Fabric;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A change of partitions alone is rehearsed on one twin (the after side from its learnt state and the P_Key
  * manager's rules): its report must be the one two twins brought up and learnt through MADs give, word for word and
- * field for field, for a tenant move, a lock-out, ports leaving Default, several files at once and a standby.
+ * field for field, for a tenant move, a lock-out, ports leaving Default, several files at once and a standby, and
+ * on two-port CAs whose ports are in different partitions (each port's P_KeyTable read through that port).
  */
 class RehearsalPartitionsTest {
     private static final long BASE = 0xec0d9a0300ec8400L;
@@ -77,5 +79,49 @@ class RehearsalPartitionsTest {
         same(PartitionsConf.parse(tenants(5), "now.conf"), "node008", conf("one.conf", tenants(3)),
                 conf("two.conf", "Default=0x7fff, ipoib : ALL=full ;\nC=0x8003 : " + port(7) + "=limited, "
                         + port(8) + "=full ;\n"));
+    }
+
+    /** Two switches joined twice, each with one CA cabled to it by both its ports (four CA ports in all). */
+    private static final String TWO_PORT_CAS = """
+            Switch 8 "sw-a"
+            [1] "ca-a"[1]
+            [2] "ca-a"[2]
+            [3] "sw-b"[3]
+            [5] "sw-b"[5]
+
+            Switch 8 "sw-b"
+            [1] "ca-b"[1]
+            [2] "ca-b"[2]
+            [3] "sw-a"[3]
+            [5] "sw-a"[5]
+
+            Hca 2 "ca-a"
+            [1] "sw-a"[1]
+            [2] "sw-a"[2]
+
+            Hca 2 "ca-b"
+            [1] "sw-b"[1]
+            [2] "sw-b"[2]
+            """;
+
+    @Test
+    void twoPortCasWhosePortsDifferReadAsOnTwoTwins() {
+        Supplier<Fabric> net = () -> TopologyReader.read(TWO_PORT_CAS, "two-port.net");
+        Fabric f = net.get();
+        Node a = f.cas().get(0);
+        Node b = f.cas().get(1);
+        String tenants = String.format(Locale.ROOT, "Default=0x7fff, ipoib : ALL=limited, SELF=full ;%n"
+                + "A=0x8001 : 0x%016x=full, 0x%016x=full ;%nB=0x8002 : 0x%016x=full, 0x%016x=full ;%n",
+                a.port(1).guid(), a.port(2).guid(), b.port(1).guid(), b.port(2).guid());
+        Rehearsal.Settings s = new Rehearsal.Settings(SmConfig.defaults(), null, null, null);
+        List<Change> change = List.of(conf("tenants.conf", tenants));
+        Report fast = Rehearsal.run(net, "two-port", s, change);
+        Report twins = Rehearsal.run(net, "two-port", s, change, true);
+        // the SM's own port (ca-a/1) is Default's only full member: it reaches ca-b's two ports, ca-a/2 (limited)
+        // does not; each CA's two ports share their tenant: 6 pairs before, 4 after, as real OpenSM leaves them
+        assertThat(twins.lostPairs()).isEqualTo(2);
+        assertThat(twins.gainedPairs()).isZero();
+        assertThat(fast.text()).isEqualTo(twins.text());
+        assertThat(fast.json()).isEqualTo(twins.json());
     }
 }
