@@ -1,0 +1,115 @@
+package org.ibtwin.cli;
+
+import java.io.PrintWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import org.ibtwin.web.Chromium;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.remote.RemoteWebDriver;
+
+/**
+ * {@code ibtwin bench web}'s browser part: the map's first paint in a headless Chromium driven through Selenium, and
+ * the screenshots. Selenium is not inside ibtwin.jar: the build puts its jars in {@code target/lib/}, which the jar's
+ * manifest names, and {@link #missing} says when they (or the browser) are not there, before this class (the only
+ * one of the bench that names Selenium's) is loaded.
+ */
+final class BenchWebBrowser {
+    private final PrintWriter out;
+    private final String base;
+    private final Path screenshots;
+    private final int hosts;
+    private final int driverPort;
+
+    BenchWebBrowser(PrintWriter out, String base, Path screenshots, int hosts, int driverPort) {
+        this.out = out;
+        this.base = base;
+        this.screenshots = screenshots;
+        this.hosts = hosts;
+        this.driverPort = driverPort;
+    }
+
+    /** What the browser part lacks (Selenium's jars, chromium, chromedriver), null when nothing. */
+    static String missing() {
+        try {
+            Class.forName("org.openqa.selenium.remote.RemoteWebDriver", false, BenchWebBrowser.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return "Selenium's jars are not in lib/ beside the jar (mvn package, which ./ibtwin runs, copies them "
+                    + "to target/lib/)";
+        }
+        String miss = Chromium.missing();
+        return miss == null ? null : miss + " not found (install " + Chromium.PACKAGES + ")";
+    }
+
+    /** Times the map's first paint; with screenshots, takes them (the what-if page rehearsing {@code changes}). */
+    void run(String changes) throws Exception {
+        int port = driverPort;
+        if (port == 0) {
+            try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                port = s.getLocalPort();
+            }
+        }
+        try (Chromium c = Chromium.start(port, 1600, 1000)) {
+            RemoteWebDriver d = c.driver();
+            JavascriptExecutor js = d;
+            long t0 = System.nanoTime();
+            d.get(base);
+            Object paint = c.await("return window.ibtwin && window.ibtwin.firstPaint", Duration.ofMinutes(5));
+            double wall = (System.nanoTime() - t0) / 1e6;
+            Number nav = (Number) js.executeScript("return performance.now()");
+            out.printf(Locale.ROOT, "browser: the map's first paint %.0f ms after navigation (page clock %.0f ms; "
+                            + "%.0f ms of it from fetching /api/map to cytoscape's first render); %s%n", wall,
+                    nav.doubleValue(), ((Number) paint).doubleValue(),
+                    js.executeScript("return document.getElementById('map-summary').textContent"));
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Object> t = (java.util.Map<String, Object>) js.executeScript("return ibtwin.timings");
+            out.printf(Locale.ROOT, "browser: of it (ms): the server's answer %.0f, download %.0f, JSON.parse %.0f, "
+                            + "cytoscape's elements %.0f, its first render %.0f; %,d B, %,d nodes, %,d edges%n",
+                    num(t, "answer"), num(t, "download"), num(t, "parse"), num(t, "elements"), num(t, "render"),
+                    (long) num(t, "bytes"), (long) num(t, "nodes"), (long) num(t, "edges"));
+            if (Boolean.TRUE.equals(js.executeScript("return ibtwin.cy.nodes('[kind=\"pod\"]').length > 0"))) {
+                js.executeScript("ibtwin.lastUnfold = null; unfoldPod(0);");
+                @SuppressWarnings("unchecked")
+                java.util.Map<String, Object> u = (java.util.Map<String, Object>) c.await(
+                        "return ibtwin.lastUnfold", Duration.ofMinutes(2));
+                out.printf(Locale.ROOT, "browser: a pod unfolded (double-click) and drawn in %.0f ms: %,d nodes, "
+                        + "%,d edges%n", num(u, "ms"), (long) num(u, "nodes"), (long) num(u, "edges"));
+                js.executeScript("collapse()");
+            }
+            out.flush();
+            if (screenshots != null) {
+                Thread.sleep(500);
+                Path map = screenshots.resolve("web-map-" + hosts + ".png");
+                Files.write(map, d.getScreenshotAs(OutputType.BYTES));
+                js.executeScript("location.hash = '#traffic'");
+                c.await("return document.querySelectorAll('#port-charts .port-chart').length > 0",
+                        Duration.ofMinutes(2));
+                Thread.sleep(3000);   // a few seconds of history on the charts
+                Path traffic = screenshots.resolve("web-traffic-" + hosts + ".png");
+                Files.write(traffic, d.getScreenshotAs(OutputType.BYTES));
+                // a what-if asked for on its page: every uplink of a leaf pulled
+                js.executeScript("location.hash = '#what-if'");
+                c.await("return document.getElementById('wi-kinds').textContent.length > 0", Duration.ofMinutes(1));
+                js.executeScript("document.getElementById('wi-changes').value = arguments[0];"
+                        + "document.getElementById('wi-run').click();", changes);
+                long w0 = System.nanoTime();
+                c.await("return window.ibtwin.whatIfDrawn === 0 || window.ibtwin.whatIfDrawn === -1",
+                        Duration.ofMinutes(10));
+                out.printf(Locale.ROOT, "browser: a what-if asked for on the page, its report drawn in %.1f s%n",
+                        (System.nanoTime() - w0) / 1e9);
+                Thread.sleep(1000);
+                Path whatIf = screenshots.resolve("web-what-if-" + hosts + ".png");
+                Files.write(whatIf, d.getScreenshotAs(OutputType.BYTES));
+                out.println("screenshots: " + map + ", " + traffic + ", " + whatIf);
+            }
+        }
+    }
+
+    private static double num(java.util.Map<String, Object> m, String key) {
+        Object o = m == null ? null : m.get(key);
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+}
