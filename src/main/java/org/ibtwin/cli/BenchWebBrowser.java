@@ -55,22 +55,10 @@ final class BenchWebBrowser {
         try (Chromium c = Chromium.start(port, 1600, 1000)) {
             RemoteWebDriver d = c.driver();
             JavascriptExecutor js = d;
-            long t0 = System.nanoTime();
-            d.get(base);
-            Object paint = c.await("return window.ibtwin && window.ibtwin.firstPaint", Duration.ofMinutes(5));
-            double wall = (System.nanoTime() - t0) / 1e6;
-            Number nav = (Number) js.executeScript("return performance.now()");
-            out.printf(Locale.ROOT, "browser: the map's first paint %.0f ms after navigation (page clock %.0f ms; "
-                            + "%.0f ms of it from fetching /api/map to cytoscape's first render); %s%n", wall,
-                    nav.doubleValue(), ((Number) paint).doubleValue(),
-                    js.executeScript("return document.getElementById('map-summary').textContent"));
-            @SuppressWarnings("unchecked")
-            java.util.Map<String, Object> t = (java.util.Map<String, Object>) js.executeScript("return ibtwin.timings");
-            out.printf(Locale.ROOT, "browser: of it (ms): the server's answer %.0f, download %.0f, JSON.parse %.0f, "
-                            + "cytoscape's elements %.0f, its first render %.0f; %,d B, %,d nodes, %,d edges%n",
-                    num(t, "answer"), num(t, "download"), num(t, "parse"), num(t, "elements"), num(t, "render"),
-                    (long) num(t, "bytes"), (long) num(t, "nodes"), (long) num(t, "edges"));
-            if (Boolean.TRUE.equals(js.executeScript("return ibtwin.cy.nodes('[kind=\"pod\"]').length > 0"))) {
+            firstPaint(c, base, "");
+            boolean pods = Boolean.TRUE.equals(js.executeScript(
+                    "return ibtwin.cy.nodes('[kind=\"pod\"]').length > 0"));
+            if (pods) {
                 js.executeScript("ibtwin.lastUnfold = null; unfoldPod(0);");
                 @SuppressWarnings("unchecked")
                 java.util.Map<String, Object> u = (java.util.Map<String, Object>) c.await(
@@ -78,6 +66,9 @@ final class BenchWebBrowser {
                 out.printf(Locale.ROOT, "browser: a pod unfolded (double-click) and drawn in %.0f ms: %,d nodes, "
                         + "%,d edges%n", num(u, "ms"), (long) num(u, "nodes"), (long) num(u, "edges"));
                 js.executeScript("collapse()");
+            }
+            if (pods && screenshots == null) {
+                firstPaint(c, base + "?pods=0", " switch by switch (?pods=0)");
             }
             out.flush();
             if (screenshots != null) {
@@ -106,6 +97,28 @@ final class BenchWebBrowser {
                 out.println("screenshots: " + map + ", " + traffic + ", " + whatIf);
             }
         }
+    }
+
+    /** Opens {@code url}, waits for the map's first paint and prints it and its parts. */
+    private void firstPaint(Chromium c, String url, String what) throws InterruptedException {
+        RemoteWebDriver d = c.driver();
+        JavascriptExecutor js = d;
+        long t0 = System.nanoTime();
+        d.get(url);
+        Object paint = c.await("return window.ibtwin && window.ibtwin.firstPaint", Duration.ofMinutes(5));
+        double wall = (System.nanoTime() - t0) / 1e6;
+        Number nav = (Number) js.executeScript("return performance.now()");
+        out.printf(Locale.ROOT, "browser: the map%s: first paint %.0f ms after navigation (page clock %.0f ms; "
+                        + "%.0f ms of it from fetching /api/map to cytoscape's first render); %s%n", what, wall,
+                nav.doubleValue(), ((Number) paint).doubleValue(),
+                js.executeScript("return document.getElementById('map-summary').textContent"));
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, Object> t = (java.util.Map<String, Object>) js.executeScript("return ibtwin.timings");
+        out.printf(Locale.ROOT, "browser:   of it (ms): the page before fetching the map %.0f, the server's answer "
+                        + "%.0f, download %.0f, JSON.parse %.0f, cytoscape's elements %.0f, its first render %.0f; %,d B, "
+                        + "%,d nodes, %,d edges%n", num(t, "before"), num(t, "answer"), num(t, "download"), num(t, "parse"), num(t, "elements"), num(t, "render"),
+                (long) num(t, "bytes"), (long) num(t, "nodes"), (long) num(t, "edges"));
+        out.flush();
     }
 
     private static double num(java.util.Map<String, Object> m, String key) {

@@ -205,6 +205,7 @@ final class MapGraph {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("id", id);
         d.put("label", "rack " + name + " (" + hosts + " hosts)");
+        d.put("short", hosts + " hosts");   // under its leaf on a big map, where the long label does not fit
         d.put("kind", "rack");
         d.put("tier", "host");
         d.put("hosts", hosts);

@@ -107,8 +107,8 @@ final class MapPods {
         String topName = reach.isEmpty() ? "" : tierName.get(reach.keySet().iterator().next());
         for (Map.Entry<java.util.BitSet, Integer> e : groups.entrySet()) {
             int reached = e.getKey().cardinality();
-            groupLabels.add(groupSize.get(e.getValue()) + " " + topName + "s" + (groups.size() == 1 ? ""
-                    : reached == pods ? " (every pod)" : " (" + reached + " pods)"));
+            groupLabels.add(groupSize.get(e.getValue()) + " " + plural(topName) + (groups.size() == 1 ? ""
+                    : reached == pods ? "\n(every pod)" : "\n(" + reached + " pods)"));
         }
         // racks: hosts by leaf, the rack's pod its leaf's
         Map<String, FabricView.NodeRow> rackRow = new LinkedHashMap<>();
@@ -179,6 +179,15 @@ final class MapPods {
         return p == null ? -1 : p;
     }
 
+    private static String plural(String tier) {
+        return tier.equals("leaf") ? "leaves" : tier + "s";
+    }
+
+    /** How wide an overview node is drawn, in model pixels: most of a pod's width, so its label can be read. */
+    private double size() {
+        return widest * DX * 0.8;
+    }
+
     private double podX(int pod) {
         return ((double) pod + 0.5) * widest * DX;
     }
@@ -212,6 +221,7 @@ final class MapPods {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("id", group(g));
             d.put("label", groupLabels.get(g));
+            d.put("size", size());
             d.put("kind", "group");
             d.put("tier", tierName.get(topSwitchOf(g)));
             d.put("rank", top);
@@ -224,7 +234,8 @@ final class MapPods {
                 String any = t.getValue().getFirst();
                 Map<String, Object> d = new LinkedHashMap<>();
                 d.put("id", podNode(p, t.getKey()));
-                d.put("label", "pod " + (p + 1) + ": " + t.getValue().size() + " " + tierName.get(any) + "s");
+                d.put("label", "pod " + (p + 1) + "\n" + t.getValue().size() + " " + plural(tierName.get(any)));
+                d.put("size", size());
                 d.put("kind", "pod");
                 d.put("pod", p);
                 d.put("tier", tierName.get(any));
@@ -243,7 +254,8 @@ final class MapPods {
                 hosts += h;
                 Map<String, Object> d = new LinkedHashMap<>();
                 d.put("id", podRacks(p));
-                d.put("label", "pod " + (p + 1) + ": " + racks.get(p).size() + " racks (" + h + " hosts)");
+                d.put("label", "pod " + (p + 1) + "\n" + racks.get(p).size() + " racks\n" + h + " hosts");
+                d.put("size", size());
                 d.put("kind", "pod");
                 d.put("pod", p);
                 d.put("tier", "host");

@@ -43,8 +43,10 @@ const STYLE = [
     'border-width': 3, 'border-color': (n) => COLOURS[n.data('health')] || '#999' } },
   { selector: 'node[kind="rack"]:parent', style: { shape: 'round-rectangle', 'background-opacity': 0.12,
     'text-valign': 'top', 'border-width': 2 } },
-  { selector: 'node[kind="pod"], node[kind="group"]', style: { shape: 'round-rectangle', width: 150, height: 44,
-    'font-size': 22, 'background-color': (n) => TIER_COLOURS[n.data('tier')] || '#555' } },
+  { selector: 'node[kind="pod"], node[kind="group"]', style: { shape: 'round-rectangle', width: 'data(size)',
+    height: (n) => n.data('size') * 0.3, 'font-size': (n) => n.data('size') / 7, 'text-wrap': 'wrap', 'text-valign': 'center',
+    color: '#fff', 'text-outline-width': (n) => n.data('size') / 150, 'text-outline-color': '#333',
+    'background-color': (n) => TIER_COLOURS[n.data('tier')] || '#555' } },
   { selector: 'node[kind="pod"][tier="host"]', style: { shape: 'barrel', 'background-color': '#8fa88f', 'border-width': 4,
     'border-color': (n) => COLOURS[n.data('health')] || '#999' } },
   { selector: 'node[kind="host"]', style: { shape: 'ellipse', width: 12, height: 12, 'font-size': 7,
@@ -77,7 +79,11 @@ const STYLE = [
 function makeMap(container, g) {
   if (g.preset) { g.nodes.forEach((n) => { n.data.preset = true; }); }
   const big = g.edges.length > 500;
-  const style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
+  let style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
+  if (g.preset) {   // a row per tier across the screen: labels big enough to read once fitted
+    style = style.concat([{ selector: 'node[kind="switch"]', style: { 'font-size': 20 } },
+      { selector: 'node[kind="rack"][short]', style: { label: 'data(short)', 'font-size': 18 } }]);
+  }
   const cy = cytoscape({ container, style, wheelSensitivity: 0.3,
     elements: { nodes: g.nodes, edges: g.edges }, layout: g.preset ? { name: 'preset' } : undefined, minZoom: 0.02, maxZoom: 4, pixelRatio: big ? 1 : 'auto',
     hideEdgesOnViewport: big, textureOnViewport: big });
@@ -92,7 +98,7 @@ function mapPath() {
 }
 
 async function loadMap() {
-  // where the first paint's time goes: the server's answer, the download, JSON.parse, cytoscape's elements, its render
+  // where the first paint's time goes: the page before this (its scripts, /api/fabric, /api/events), the server's answer, the download, JSON.parse, cytoscape's elements, its render
   const t0 = performance.now();
   const r = await fetch('/api/' + mapPath());
   if (!r.ok) { throw new Error('map: ' + r.status); }
@@ -110,7 +116,7 @@ async function loadMap() {
   cy.pods = new Map();
   cy.one('render', () => {
     const t5 = performance.now();
-    ibtwin.timings = { answer: t1 - t0, download: t2 - t1, parse: t3 - t2, elements: t4 - t3, render: t5 - t4,
+    ibtwin.timings = { before: t0, answer: t1 - t0, download: t2 - t1, parse: t3 - t2, elements: t4 - t3, render: t5 - t4,
       bytes: text.length, nodes: g.nodes.length, edges: g.edges.length };
     ibtwin.firstPaint = t5 - t0;
   });
@@ -177,6 +183,7 @@ async function unfoldPod(p, cy = ibtwin.cy) {
     cy.add(g.nodes);
     cy.add(g.edges.filter((e) => cy.getElementById(e.data.source).length && cy.getElementById(e.data.target).length));
   });
+  cy.animate({ fit: { eles: cy.nodes().filter((n) => n.data('pod') === p), padding: 30 } }, { duration: 300 });
   summary();
 }
 
@@ -398,6 +405,26 @@ let bars = null;
 let history = null;
 const portCharts = {};
 let trafficTimer = null;
+/** Each tier's figures written over its bar: transmitted, and congested when any. */
+function barValues(u) {
+  const ctx = u.ctx;
+  const [x, tx, cong] = u.data;
+  ctx.save();
+  ctx.font = `bold ${Math.round(12 * devicePixelRatio)}px sans-serif`;
+  ctx.textAlign = 'center';
+  x.forEach((xi, i) => {
+    const px = u.valToPos(xi, 'x', true);
+    const top = u.valToPos(Math.max(tx[i], cong[i]), 'y', true);
+    ctx.fillStyle = '#2f6fb0';
+    ctx.fillText(`${tx[i].toFixed(0)}%`, px, top - 18 * devicePixelRatio);
+    if (cong[i] > 0) {
+      ctx.fillStyle = '#c04000';
+      ctx.fillText(`${cong[i].toFixed(0)}% congested`, px, top - 4 * devicePixelRatio);
+    }
+  });
+  ctx.restore();
+}
+
 async function loadTraffic() {
   clearTimeout(trafficTimer);
   if (!$('page-traffic').classList.contains('shown')) { return; }
@@ -412,10 +439,11 @@ async function loadTraffic() {
     const data = [x, tiers.map((b) => 100 * b.txShare), tiers.map((b) => 100 * b.congestedShare)];
     const barPaths = uPlot.paths.bars({ size: [0.4, 60] });
     if (!bars) {
-      bars = new uPlot({ width: 560, height: 260, scales: { x: { time: false, range: [-0.5, Math.max(0.5, tiers.length - 0.5)] }, y: { range: [0, 100] } },
+      bars = new uPlot({ width: 560, height: 260, scales: { x: { time: false, range: [-0.5, Math.max(0.5, tiers.length - 0.5)] }, y: { range: [0, 115] } },
         axes: [{ values: (u, vals) => vals.map((v) => (ibtwin.tierNames || [])[v] || '') , incrs: [1] }, { label: '% of capacity' }],
         series: [{}, { label: 'transmitted %', stroke: '#2f6fb0', fill: 'rgba(47,111,176,0.6)', paths: barPaths },
-          { label: 'congested %', stroke: '#e06010', fill: 'rgba(224,96,16,0.7)', paths: barPaths }] }, data, $('tier-bars'));
+          { label: 'congested %', stroke: '#e06010', fill: 'rgba(224,96,16,0.7)', paths: barPaths }],
+        hooks: { draw: [barValues] } }, data, $('tier-bars'));
     }
     ibtwin.tierNames = tiers.map((b) => b.tier);
     bars.setData(data);
@@ -492,8 +520,12 @@ async function rehearse(ev) {
     if (!r.ok) { $('wi-status').textContent = 'refused: ' + body.error; return; }
     $('wi-status').textContent = `report #${body.id} ready`;
     ibtwin.whatIfShown = null;
-    location.hash = '#what-if/id=' + body.id;
-    await loadWhatIfs(body.id);
+    const hash = '#what-if/id=' + body.id;
+    if (location.hash !== hash) {
+      location.hash = hash;   // route() shows it, once
+    } else {
+      await loadWhatIfs(body.id);
+    }
   } catch (e) {
     $('wi-status').textContent = 'failed: ' + e;
   } finally {
@@ -549,10 +581,15 @@ async function showWhatIf(id) {
 }
 
 async function whatIfMap(e) {
-  if (ibtwin.wcy) { ibtwin.wcy.destroy(); }
+  const asked = ibtwin.whatIfAsked = (ibtwin.whatIfAsked || 0) + 1;   // a later report's map replaces this one
   const g = await api('map?pods=0');   // switch by switch: the routes are drawn on the links themselves
+  if (asked !== ibtwin.whatIfAsked) { return; }
+  if (ibtwin.wcy) { ibtwin.wcy.destroy(); }
   const cy = ibtwin.wcy = makeMap($('wcy'), g);
-  for (const r of e.map.racks) { await expand(r, cy); }
+  for (const r of e.map.racks) {
+    await expand(r, cy);
+    if (cy.destroyed()) { return; }
+  }
   cy.fit(undefined, 20);
   cy.on('tap', 'node, edge', (ev) => { $('wi-picked').textContent = ev.target.data('label') || ev.target.id(); });
 }
