@@ -270,8 +270,10 @@ final class MapPods {
             }
         }
         Bundles b = new Bundles(false);
+        Map<String, Integer> health = new TreeMap<>();
         for (FabricView.LinkRow l : view.links()) {
             if (l.switchLink()) {
+                health.merge(l.health(), 1, Integer::sum);
                 String x = aggregate(l.aNode());
                 String y = aggregate(l.bNode());
                 if (x != null && y != null && !x.equals(y)) {
@@ -285,7 +287,8 @@ final class MapPods {
         m.put("bundled", true);
         m.put("preset", true);
         m.put("pods", pods);
-        m.put("counts", Map.of("switches", switches + groupOf.size(), "racks", rackHosts.size(), "hosts", hosts));
+        m.put("counts", Map.of("switches", switches + groupOf.size(), "racks", rackHosts.size(), "hosts", hosts,
+                "health", health));
         m.put("nodes", nodes);
         m.put("edges", edges);
         return m;

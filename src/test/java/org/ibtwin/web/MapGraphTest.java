@@ -87,7 +87,7 @@ class MapGraphTest {
         assertThat(nodes(g).stream().filter(n -> "group".equals(data(n).get("kind")))).isNotEmpty();
         assertThat(links(edges(g))).isEqualTo((int) switchLinks);
         assertThat((Map<String, Object>) g.get("counts")).containsEntry("switches", 80).containsEntry("hosts", 128)
-                .containsEntry("racks", 32);
+                .containsEntry("racks", 32).containsKey("health");
         // pod 1 unfolded: its 8 switches, 4 racks, its 16 links one by one, its 16 uplinks bundled per spine
         Map<String, Object> p = pods.pod(0);
         assertThat(nodes(p).stream().filter(n -> "switch".equals(data(n).get("kind")))).hasSize(8);

@@ -157,13 +157,10 @@ function summary() {
   let rackCount = racks.length;
   let hosts = 0;
   racks.forEach((r) => { hosts += r.data('hosts'); });
-  const health = {};
-  cy.edges('[kind="link"]').forEach((e) => {
-    const n = e.data('count') || 1;
-    health[e.data('health')] = (health[e.data('health')] || 0) + (e.data('health') === 'ok' ? 0 : n);
-  });
-  const pods = ibtwin.mapCounts;   // a big fabric opened as pods: the server counted what they hold
-  if (pods) { switches = pods.switches; rackCount = pods.racks; hosts = pods.hosts; }
+  let health = {};
+  cy.edges('[kind="link"]').forEach((e) => { health[e.data('health')] = (health[e.data('health')] || 0) + 1; });
+  const pods = ibtwin.mapCounts;   // a big fabric opened as pods: the server counted what they hold, link by link
+  if (pods) { switches = pods.switches; rackCount = pods.racks; hosts = pods.hosts; health = pods.health || {}; }
   $('map-summary').textContent = `${switches} switches, ${rackCount} racks (${hosts} hosts)` +
     (pods ? ` in ${cy.nodes('[kind="pod"][tier="host"]').length + cy.pods.size} pods (double-click one to unfold it)` : '') +
     Object.entries(health).filter(([k, v]) => k !== 'ok' && v > 0).map(([k, v]) => `, ${v} ${k}`).join('');
@@ -329,6 +326,7 @@ async function search(text) {
 async function refreshHealth() {
   const cy = ibtwin.cy;
   const g = await api(mapPath());
+  ibtwin.mapCounts = g.counts || null;
   cy.batch(() => {
     g.nodes.concat(g.edges).forEach((e) => {
       const el = cy.getElementById(e.data.id);
