@@ -17,21 +17,7 @@ import org.openqa.selenium.remote.RemoteWebDriver;
  * manifest names, and {@link #missing} says when they (or the browser) are not there, before this class (the only
  * one of the bench that names Selenium's) is loaded.
  */
-final class BenchWebBrowser {
-    private final PrintWriter out;
-    private final String base;
-    private final Path screenshots;
-    private final int hosts;
-    private final int driverPort;
-
-    BenchWebBrowser(PrintWriter out, String base, Path screenshots, int hosts, int driverPort) {
-        this.out = out;
-        this.base = base;
-        this.screenshots = screenshots;
-        this.hosts = hosts;
-        this.driverPort = driverPort;
-    }
-
+record BenchWebBrowser(PrintWriter out, String base, Path screenshots, int hosts, int driverPort) {
     /** What the browser part lacks (Selenium's jars, chromium, chromedriver), null when nothing. */
     static String missing() {
         try {

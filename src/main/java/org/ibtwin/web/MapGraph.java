@@ -187,7 +187,7 @@ final class MapGraph {
         }
     }
 
-    /** A switch's data on the map. */
+    /** A switch's data on the map (a host's, with its kind, tier and rack set over it). */
     static Map<String, Object> switchData(FabricView.NodeRow n) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("id", n.id());
@@ -216,25 +216,24 @@ final class MapGraph {
 
     /** The edge of a rack's host links to its leaf, coloured by the worst of them. */
     static Map<String, Object> rackEdge(String id, String health) {
-        Map<String, Object> ed = new LinkedHashMap<>();
-        ed.put("id", "E" + id);
-        ed.put("source", id);
-        ed.put("target", id.substring(1));
-        ed.put("kind", "rack");
-        ed.put("health", health);
-        ed.put("lanes", 4);
-        return ed;
+        return edgeData("E" + id, id, id.substring(1), "rack", health, 4);
     }
 
     static Map<String, Object> edge(FabricView.LinkRow l) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("id", l.id());
-        d.put("source", l.aNode());
-        d.put("target", l.bNode());
-        d.put("kind", "link");
+        Map<String, Object> d = edgeData(l.id(), l.aNode(), l.bNode(), "link", l.health(), l.lanes());
         d.put("label", l.name());
-        d.put("health", l.health());
-        d.put("lanes", l.lanes());
+        return d;
+    }
+
+    private static Map<String, Object> edgeData(String id, String source, String target, String kind, String health,
+                                                int lanes) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("id", id);
+        d.put("source", source);
+        d.put("target", target);
+        d.put("kind", kind);
+        d.put("health", health);
+        d.put("lanes", lanes);
         return d;
     }
 
@@ -245,14 +244,11 @@ final class MapGraph {
         Map<String, Boolean> in = new LinkedHashMap<>();
         for (FabricView.NodeRow n : v.nodes()) {
             if (n.rack().equals(rackId) && !n.type().equals("switch")) {
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("id", n.id());
-                d.put("label", n.name());
+                Map<String, Object> d = switchData(n);
                 d.put("kind", "host");
                 d.put("tier", "host");
+                d.remove("rank");
                 d.put("parent", rackId);
-                d.put("guid", n.guid());
-                d.put("lids", n.lids());
                 nodes.add(Map.of("data", d));
                 in.put(n.id(), true);
             }
