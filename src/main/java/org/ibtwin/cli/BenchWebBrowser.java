@@ -14,22 +14,10 @@ import org.openqa.selenium.remote.RemoteWebDriver;
 /**
  * {@code ibtwin bench web}'s browser part: the map's first paint in a headless Chromium driven through Selenium, and
  * the screenshots. Selenium is not inside ibtwin.jar: the build puts its jars in {@code target/lib/}, which the jar's
- * manifest names, and {@link #missing} says when they (or the browser) are not there, before this class (the only
- * one of the bench that names Selenium's) is loaded.
+ * manifest names, and {@link BenchWebCommand} makes sure they (and the browser) are there before it loads this class,
+ * the only one of the bench that names Selenium's.
  */
 record BenchWebBrowser(PrintWriter out, String base, Path screenshots, int hosts, int driverPort) {
-    /** What the browser part lacks (Selenium's jars, chromium, chromedriver), null when nothing. */
-    static String missing() {
-        try {
-            Class.forName("org.openqa.selenium.remote.RemoteWebDriver", false, BenchWebBrowser.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            return "Selenium's jars are not in lib/ beside the jar (mvn package, which ./ibtwin runs, copies them "
-                    + "to target/lib/)";
-        }
-        String miss = Chromium.missing();
-        return miss == null ? null : miss + " not found (install " + Chromium.PACKAGES + ")";
-    }
-
     /** Times the map's first paint; with screenshots, takes them (the what-if page rehearsing {@code changes}). */
     void run(String changes) throws Exception {
         int port = driverPort;

@@ -82,7 +82,7 @@ public final class BenchWebCommand implements Callable<Integer> {
         if (port < 0 || port > 65534) {
             throw new IllegalArgumentException("--port: " + port + " is not in 0..65534");
         }
-        String browserMissing = noBrowser ? null : BenchWebBrowser.missing();
+        String browserMissing = noBrowser ? null : browserMissing();
         if (browserMissing != null && screenshots != null) {
             throw new IllegalArgumentException("--screenshots: no browser to take them: " + browserMissing);
         }
@@ -150,6 +150,21 @@ public final class BenchWebCommand implements Callable<Integer> {
             engine.halt();
             return 0;
         }
+    }
+
+    /**
+     * What the browser part lacks (Selenium's jars, chromium, chromedriver), null when nothing; asked before any class
+     * that names Selenium's ({@link BenchWebBrowser}, {@link org.ibtwin.web.Chromium}) is loaded.
+     */
+    private static String browserMissing() {
+        try {
+            Class.forName("org.openqa.selenium.remote.RemoteWebDriver", false, BenchWebCommand.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return "Selenium's jars are not in lib/ beside the jar (mvn package, which ./ibtwin runs, copies them "
+                    + "to target/lib/)";
+        }
+        String miss = org.ibtwin.web.Chromium.missing();
+        return miss == null ? null : miss + " not found (install " + org.ibtwin.web.Chromium.PACKAGES + ")";
     }
 
     private static String firstRack(String base) throws Exception {
