@@ -1,7 +1,6 @@
 package org.ibtwin.cli;
 
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,10 +25,6 @@ import org.ibtwin.lab.TrafficPattern;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
 import org.ibtwin.sm.SweepReport;
-import org.ibtwin.web.Chromium;
-import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.remote.RemoteWebDriver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -63,6 +58,10 @@ public final class BenchWebCommand implements Callable<Integer> {
     @Option(names = "--no-browser", description = "Time the API only.")
     boolean noBrowser;
 
+    @Option(names = "--port", defaultValue = "0", description = "The web view's loopback port, chromedriver's the "
+            + "next one (default: ${DEFAULT-VALUE}, any free ports).")
+    int port;
+
     @Option(names = "--screenshots", paramLabel = "<dir>",
             description = "Save the map (web-map-<hosts>.png), the traffic page (web-traffic-<hosts>.png) and a "
                     + "what-if page (web-what-if-<hosts>.png: a leaf's uplinks pulled) there.")
@@ -80,6 +79,13 @@ public final class BenchWebCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--screenshots: " + screenshots + " is not writable");
             }
         }
+        if (port < 0 || port > 65534) {
+            throw new IllegalArgumentException("--port: " + port + " is not in 0..65534");
+        }
+        String browserMissing = noBrowser ? null : browserMissing();
+        if (browserMissing != null && screenshots != null) {
+            throw new IllegalArgumentException("--screenshots: no browser to take them: " + browserMissing);
+        }
         TrafficPattern p = TrafficPattern.parse(List.of(pattern.split("\\s+")));
         Fabric f = FatTree.build(shape.spec(LinkSpeed.NDR));
         try (Lab lab = Lab.of(f).start()) {
@@ -93,7 +99,7 @@ public final class BenchWebCommand implements Callable<Integer> {
                 return 1;
             }
             long v0 = System.nanoTime();
-            WebView view = WebView.of(lab, shape.hosts() + "-host fat tree, live", "generated", 0);
+            WebView view = WebView.of(lab, shape.hosts() + "-host fat tree, live", "generated", port);
             out.printf(Locale.ROOT, "web view on %s: first view built in %.2f s (heap %.0f MiB in use)%n",
                     view.server.url(), (System.nanoTime() - v0) / 1e9, Jvm.usedHeap() / 1048576.0);
             out.flush();
@@ -105,7 +111,8 @@ public final class BenchWebCommand implements Callable<Integer> {
             String rack = firstRack(base);
             HttpClient http = HttpClient.newHttpClient();
             out.println("API (ms: min / median / max of " + requests + ", the response's size):");
-            for (String path : List.of("api/fabric", "api/map", "api/map/rack?id=" + rack, "api/devices",
+            for (String path : List.of("api/fabric", "api/map", "api/map?pods=0", "api/map/pod?id=P0",
+                    "api/map/rack?id=" + rack, "api/devices",
                     "api/ports", "api/ports.csv", "api/links?q=health=degraded", "api/doctor", "api/traffic",
                     "api/events")) {
                 List<Double> ms = new ArrayList<>();
@@ -115,10 +122,17 @@ public final class BenchWebCommand implements Callable<Integer> {
                     HttpResponse<byte[]> resp = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
                             HttpResponse.BodyHandlers.ofByteArray());
                     ms.add((System.nanoTime() - t0) / 1e6);
+                    if (resp.statusCode() == 404 && path.startsWith("api/map/pod")) {
+                        ms.clear();
+                        break;   // a fabric drawn switch by switch has no pods
+                    }
                     if (resp.statusCode() != 200) {
                         throw new IllegalStateException(path + ": HTTP " + resp.statusCode());
                     }
                     bytes = resp.body().length;
+                }
+                if (ms.isEmpty()) {
+                    continue;
                 }
                 Collections.sort(ms);
                 out.printf(Locale.ROOT, "  %-28s %8.1f %8.1f %8.1f   %,11d B%n", "/" + (path.contains("rack?")
@@ -126,11 +140,31 @@ public final class BenchWebCommand implements Callable<Integer> {
                 out.flush();
             }
             if (!noBrowser) {
-                browser(out, base);
+                if (browserMissing == null) {
+                    new BenchWebBrowser(out, base, screenshots, shape.hosts(), port == 0 ? 0 : port + 1)
+                            .run(screenshots == null ? null : whatIfChanges(base));
+                } else {
+                    out.println("browser: skipped, " + browserMissing);
+                }
             }
             engine.halt();
             return 0;
         }
+    }
+
+    /**
+     * What the browser part lacks (Selenium's jars, chromium, chromedriver), null when nothing; asked before any class
+     * that names Selenium's ({@link BenchWebBrowser}, {@link org.ibtwin.web.Chromium}) is loaded.
+     */
+    private static String browserMissing() {
+        try {
+            Class.forName("org.openqa.selenium.remote.RemoteWebDriver", false, BenchWebCommand.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return "Selenium's jars are not in lib/ beside the jar (mvn package, which ./ibtwin runs, copies them "
+                    + "to target/lib/)";
+        }
+        String miss = org.ibtwin.web.Chromium.missing();
+        return miss == null ? null : miss + " not found (install " + org.ibtwin.web.Chromium.PACKAGES + ")";
     }
 
     private static String firstRack(String base) throws Exception {
@@ -164,56 +198,5 @@ public final class BenchWebCommand implements Callable<Integer> {
         // the second leaf (the SM runs on the first one's first host): its rack cut off from the rest
         List<List<String>> leaves = new ArrayList<>(ups.values());
         return String.join("\n", leaves.get(Math.min(1, leaves.size() - 1)));
-    }
-
-    private void browser(PrintWriter out, String base) throws Exception {
-        String missing = Chromium.missing();
-        if (missing != null) {
-            out.println("browser: skipped, " + missing + " not found (install " + Chromium.PACKAGES + ")");
-            return;
-        }
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        try (Chromium c = Chromium.start(port, 1600, 1000)) {
-            RemoteWebDriver d = c.driver();
-            JavascriptExecutor js = d;
-            long t0 = System.nanoTime();
-            d.get(base);
-            Object paint = c.await("return window.ibtwin && window.ibtwin.firstPaint", Duration.ofMinutes(5));
-            double wall = (System.nanoTime() - t0) / 1e6;
-            Number nav = (Number) js.executeScript("return performance.now()");
-            out.printf(Locale.ROOT, "browser: the map's first paint %.0f ms after navigation (page clock %.0f ms; "
-                            + "%.0f ms of it from fetching /api/map to cytoscape's first render); %s%n", wall,
-                    nav.doubleValue(), ((Number) paint).doubleValue(),
-                    js.executeScript("return document.getElementById('map-summary').textContent"));
-            out.flush();
-            if (screenshots != null) {
-                Thread.sleep(500);
-                Path map = screenshots.resolve("web-map-" + shape.hosts() + ".png");
-                Files.write(map, d.getScreenshotAs(OutputType.BYTES));
-                js.executeScript("location.hash = '#traffic'");
-                c.await("return document.querySelectorAll('#port-charts .port-chart').length > 0",
-                        Duration.ofMinutes(2));
-                Thread.sleep(3000);   // a few seconds of history on the charts
-                Path traffic = screenshots.resolve("web-traffic-" + shape.hosts() + ".png");
-                Files.write(traffic, d.getScreenshotAs(OutputType.BYTES));
-                // a what-if asked for on its page: every uplink of a leaf pulled
-                js.executeScript("location.hash = '#what-if'");
-                c.await("return document.getElementById('wi-kinds').textContent.length > 0", Duration.ofMinutes(1));
-                js.executeScript("document.getElementById('wi-changes').value = arguments[0];"
-                        + "document.getElementById('wi-run').click();", whatIfChanges(base));
-                long w0 = System.nanoTime();
-                c.await("return window.ibtwin.whatIfDrawn === 0 || window.ibtwin.whatIfDrawn === -1",
-                        Duration.ofMinutes(10));
-                out.printf(Locale.ROOT, "browser: a what-if asked for on the page, its report drawn in %.1f s%n",
-                        (System.nanoTime() - w0) / 1e9);
-                Thread.sleep(1000);
-                Path whatIf = screenshots.resolve("web-what-if-" + shape.hosts() + ".png");
-                Files.write(whatIf, d.getScreenshotAs(OutputType.BYTES));
-                out.println("screenshots: " + map + ", " + traffic + ", " + whatIf);
-            }
-        }
     }
 }

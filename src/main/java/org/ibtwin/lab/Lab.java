@@ -325,13 +325,14 @@ public final class Lab implements AutoCloseable {
     }
 
     /**
-     * The model with the twin's runtime state written back into it now (links, port states, widths and speeds,
-     * LIDs, P_Keys, counters: {@link Twin#syncModel}), for views that read the model (the web view); one caller at
-     * a time.
+     * The fabric as the twin has it now (links, port states, widths and speeds, LIDs, P_Keys, counters:
+     * {@link Twin#syncModel} writes them into the model), as a copy of its own: the web view reads one for a
+     * minute (the doctor of a big fabric, a what-if's snapshot) while the next read writes the model again, so the
+     * model itself is never handed out here.
      */
     public synchronized Fabric synced() {
         twin.syncModel();
-        return fabric;
+        return fabric.copy();
     }
 
     /**

@@ -103,4 +103,27 @@ public final class Fabric {
     public int size() {
         return nodes.size();
     }
+
+    /**
+     * A copy that shares nothing mutable with this fabric: every node, port and link with the values they have now
+     * (the trained widths and speeds as they are, not trained again), for a reader that must not see later writes.
+     */
+    public Fabric copy() {
+        Fabric f = new Fabric();
+        Map<Node, Node> twin = new java.util.IdentityHashMap<>();
+        for (Node n : nodes) {
+            Node c = n.copy();
+            twin.put(n, c);
+            f.add(c);
+        }
+        for (Link l : links) {
+            Port a = twin.get(l.a().node()).port(l.a().number());
+            Port b = twin.get(l.b().node()).port(l.b().number());
+            Link c = new Link(a, b, l.cable());
+            a.setLink(c);
+            b.setLink(c);
+            f.links.add(c);
+        }
+        return f;
+    }
 }

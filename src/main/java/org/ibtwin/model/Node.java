@@ -164,6 +164,26 @@ public final class Node {
         this.hostFacts = facts;
     }
 
+    /** This node and its ports' values, without links ({@link Fabric#copy} cables the copies). */
+    Node copy() {
+        Node c = new Node(type, guid, name, numPorts());
+        c.systemImageGuid = systemImageGuid;
+        c.description = description;
+        c.vendorId = vendorId;
+        c.deviceId = deviceId;
+        c.revision = revision;
+        c.firmware = firmware;
+        c.enhancedPort0 = enhancedPort0;
+        c.hostFacts = hostFacts;
+        c.linearForwarding = linearForwarding == null ? null : linearForwarding.clone();
+        for (int i = 0; i < ports.length; i++) {
+            if (ports[i] != null) {
+                ports[i].copyInto(c.ports[i]);
+            }
+        }
+        return c;
+    }
+
     @Override
     public String toString() {
         return type.keyword() + " " + name;

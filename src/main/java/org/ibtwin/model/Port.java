@@ -252,6 +252,30 @@ public final class Port {
         return number == 0;
     }
 
+    /** Copies this port's values (not its link) into {@code c}, the same port of a copied node. */
+    void copyInto(Port c) {
+        c.guid = guid;
+        c.lid = lid;
+        c.lmc = lmc;
+        c.state = state;
+        c.physState = physState;
+        c.widthSupported = widthSupported;
+        c.widthEnabled = widthEnabled;
+        c.widthActive = widthActive;
+        c.speedSupported = speedSupported;
+        c.speedEnabled = speedEnabled;
+        c.speedActive = speedActive;
+        c.mtuCap = mtuCap;
+        c.mtuActive = mtuActive;
+        c.vlCap = vlCap;
+        c.pkeys = pkeys;   // never written in place: setPkeys replaces the array
+        c.smLid = smLid;
+        c.capMask = capMask;
+        c.capMask2 = capMask2;
+        c.linkLayer = linkLayer;
+        c.counters = counters == null ? null : counters.clone();
+    }
+
     @Override
     public String toString() {
         return node.name() + "[" + number + "]";

@@ -21,20 +21,22 @@ final class MapGraph {
     }
 
     static Map<String, Object> of(FabricView v) {
+        return of(v, true);
+    }
+
+    /** The map; {@code podView}: a big fabric as pods ({@link MapPods}), else switch by switch whatever its size. */
+    static Map<String, Object> of(FabricView v, boolean podView) {
+        long switchLinks = v.links().stream().filter(FabricView.LinkRow::switchLink).count();
+        MapPods pods = !podView ? null : MapPods.of(v, switchLinks, MapPods.ABOVE);
+        if (pods != null) {
+            return pods.overview();
+        }
         List<Map<String, Object>> nodes = new ArrayList<>();
         Map<String, int[]> racks = new LinkedHashMap<>();
         Map<String, String> rackName = new LinkedHashMap<>();
         for (FabricView.NodeRow n : v.nodes()) {
             if (n.type().equals("switch")) {
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("id", n.id());
-                d.put("label", n.name());
-                d.put("kind", "switch");
-                d.put("tier", n.tierName());
-                d.put("rank", n.tier());
-                d.put("guid", n.guid());
-                d.put("lids", n.lids());
-                nodes.add(new LinkedHashMap<>(Map.of("data", d)));
+                nodes.add(new LinkedHashMap<>(Map.of("data", switchData(n))));
             } else if (!n.rack().isEmpty()) {
                 racks.computeIfAbsent(n.rack(), k -> new int[1])[0]++;
                 rackName.put(n.rack(), n.rackName());
@@ -47,7 +49,6 @@ final class MapGraph {
                 rackOfNode.put(n.id(), n.rack());
             }
         }
-        long switchLinks = v.links().stream().filter(FabricView.LinkRow::switchLink).count();
         boolean bundle = switchLinks > BUNDLE_ABOVE;
         List<Map<String, Object>> edges = new ArrayList<>();
         Map<String, Map<String, Object>> bundles = new LinkedHashMap<>();
@@ -84,23 +85,10 @@ final class MapGraph {
             edges.add(Map.of("data", b));
         }
         for (Map.Entry<String, int[]> e : racks.entrySet()) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("id", e.getKey());
-            d.put("label", "rack " + rackName.get(e.getKey()) + " (" + e.getValue()[0] + " hosts)");
-            d.put("kind", "rack");
-            d.put("tier", "host");
-            d.put("hosts", e.getValue()[0]);
-            d.put("leaf", e.getKey().substring(1));
-            d.put("health", rackHealth.getOrDefault(e.getKey(), Health.OK));
-            nodes.add(new LinkedHashMap<>(Map.of("data", d)));
-            Map<String, Object> ed = new LinkedHashMap<>();
-            ed.put("id", "E" + e.getKey());
-            ed.put("source", e.getKey());
-            ed.put("target", e.getKey().substring(1));
-            ed.put("kind", "rack");
-            ed.put("health", rackHealth.getOrDefault(e.getKey(), Health.OK));
-            ed.put("lanes", 4);
-            edges.add(Map.of("data", ed));
+            String health = rackHealth.getOrDefault(e.getKey(), Health.OK);
+            nodes.add(new LinkedHashMap<>(Map.of("data", rackData(e.getKey(), rackName.get(e.getKey()),
+                    e.getValue()[0], health))));
+            edges.add(Map.of("data", rackEdge(e.getKey(), health)));
         }
         boolean preset = switchLinks > PRESET_ABOVE;
         if (preset) {
@@ -199,15 +187,53 @@ final class MapGraph {
         }
     }
 
-    private static Map<String, Object> edge(FabricView.LinkRow l) {
+    /** A switch's data on the map (a host's, with its kind, tier and rack set over it). */
+    static Map<String, Object> switchData(FabricView.NodeRow n) {
         Map<String, Object> d = new LinkedHashMap<>();
-        d.put("id", l.id());
-        d.put("source", l.aNode());
-        d.put("target", l.bNode());
-        d.put("kind", "link");
+        d.put("id", n.id());
+        d.put("label", n.name());
+        d.put("kind", "switch");
+        d.put("tier", n.tierName());
+        d.put("rank", n.tier());
+        d.put("guid", n.guid());
+        d.put("lids", n.lids());
+        return d;
+    }
+
+    /** A rack's data on the map: {@code id} is "R" and its leaf's id. */
+    static Map<String, Object> rackData(String id, String name, int hosts, String health) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("id", id);
+        d.put("label", "rack " + name + " (" + hosts + " hosts)");
+        d.put("short", hosts + " hosts");   // under its leaf on a big map, where the long label does not fit
+        d.put("kind", "rack");
+        d.put("tier", "host");
+        d.put("hosts", hosts);
+        d.put("leaf", id.substring(1));
+        d.put("health", health);
+        return d;
+    }
+
+    /** The edge of a rack's host links to its leaf, coloured by the worst of them. */
+    static Map<String, Object> rackEdge(String id, String health) {
+        return edgeData("E" + id, id, id.substring(1), "rack", health, 4);
+    }
+
+    static Map<String, Object> edge(FabricView.LinkRow l) {
+        Map<String, Object> d = edgeData(l.id(), l.aNode(), l.bNode(), "link", l.health(), l.lanes());
         d.put("label", l.name());
-        d.put("health", l.health());
-        d.put("lanes", l.lanes());
+        return d;
+    }
+
+    private static Map<String, Object> edgeData(String id, String source, String target, String kind, String health,
+                                                int lanes) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("id", id);
+        d.put("source", source);
+        d.put("target", target);
+        d.put("kind", kind);
+        d.put("health", health);
+        d.put("lanes", lanes);
         return d;
     }
 
@@ -218,14 +244,11 @@ final class MapGraph {
         Map<String, Boolean> in = new LinkedHashMap<>();
         for (FabricView.NodeRow n : v.nodes()) {
             if (n.rack().equals(rackId) && !n.type().equals("switch")) {
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("id", n.id());
-                d.put("label", n.name());
+                Map<String, Object> d = switchData(n);
                 d.put("kind", "host");
                 d.put("tier", "host");
+                d.remove("rank");
                 d.put("parent", rackId);
-                d.put("guid", n.guid());
-                d.put("lids", n.lids());
                 nodes.add(Map.of("data", d));
                 in.put(n.id(), true);
             }

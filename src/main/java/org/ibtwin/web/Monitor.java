@@ -38,7 +38,7 @@ public final class Monitor implements AutoCloseable {
     private volatile FabricView view;
     private volatile Map<String, Object> traffic = Map.of("running", false);
     private FabricState state;
-    private Map<Port, long[]> lastCounters;
+    private Map<String, long[]> lastCounters;
     private double lastSeconds;
     private final ArrayDeque<double[]> tierHistory = new ArrayDeque<>();
     private final Map<String, ArrayDeque<double[]>> portHistory = new LinkedHashMap<>();
@@ -139,25 +139,35 @@ public final class Monitor implements AutoCloseable {
 
     /** Per port {txGbps, share of the link's data rate, PortXmitWait a second} since the last read. */
     private Map<Port, double[]> rates(FabricState s) {
-        Map<Port, long[]> now = source.xmitCounters();
-        if (now == null) {
+        Map<Port, long[]> read = source.xmitCounters();
+        if (read == null) {
             return null;
+        }
+        // by node and port number: a live source's every state is a fabric of its own (Lab.synced), the
+        // counters' ports are the source's; the rates are of the state's ports
+        Map<String, long[]> now = new HashMap<>();
+        for (Map.Entry<Port, long[]> e : read.entrySet()) {
+            now.put(key(e.getKey()), e.getValue());
         }
         double t = source.seconds();
         Map<Port, double[]> out = new IdentityHashMap<>();
         double dt = t - lastSeconds;
         if (lastCounters != null && dt > 0) {
-            for (Map.Entry<Port, long[]> e : now.entrySet()) {
-                long[] was = lastCounters.get(e.getKey());
-                if (was == null) {
-                    continue;
-                }
-                double gbps = Math.max(0, e.getValue()[0] - was[0]) * 32.0 / dt / 1e9;
-                double wait = Math.max(0, e.getValue()[1] - was[1]) / dt;
-                Link l = e.getKey().link();
-                double cap = l == null ? 0 : l.dataGbps();
-                if (gbps > 0 || wait > 0) {
-                    out.put(e.getKey(), new double[] {gbps, cap > 0 ? gbps / cap : 0, wait});
+            for (Node n : s.fabric().nodes()) {
+                for (int i = 1; i <= n.numPorts(); i++) {
+                    Port port = n.port(i);
+                    long[] c = now.get(key(port));
+                    long[] was = lastCounters.get(key(port));
+                    if (c == null || was == null) {
+                        continue;
+                    }
+                    double gbps = Math.max(0, c[0] - was[0]) * 32.0 / dt / 1e9;
+                    double wait = Math.max(0, c[1] - was[1]) / dt;
+                    Link l = port.link();
+                    double cap = l == null ? 0 : l.dataGbps();
+                    if (gbps > 0 || wait > 0) {
+                        out.put(port, new double[] {gbps, cap > 0 ? gbps / cap : 0, wait});
+                    }
                 }
             }
         }
@@ -166,6 +176,10 @@ public final class Monitor implements AutoCloseable {
             lastSeconds = t;
         }
         return out;
+    }
+
+    private static String key(Port p) {
+        return p.node().name() + "/" + p.number();
     }
 
     /** The tier of a port's direction: "leaf→spine" ({@link #TIERS}), null for a port without a link. */

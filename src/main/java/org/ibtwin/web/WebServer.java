@@ -34,7 +34,8 @@ public final class WebServer implements AutoCloseable {
     private static final long KEEPALIVE_SECONDS = 15;
     /** How long a node's or link's details wait for the doctor's report (a big fabric's takes a minute). */
     static final long DETAILS_WAIT_MILLIS = 2000;
-    private volatile Object[] mapCache = {-1L, null};
+    private volatile Object[] mapCache = {-1L, true, null};
+    private volatile Object[] podsCache = {-1L, null};
     private final Monitor monitor;
     private final Events events;
     private final WhatIfs whatIfs;
@@ -139,14 +140,25 @@ public final class WebServer implements AutoCloseable {
         switch (what) {
             case "fabric" -> json(x, fabric(v));
             case "map" -> {
+                // ?pods=0: a big fabric switch by switch, as it is drawn when it is not opened as pods
+                boolean podView = !"0".equals(q.get("pods"));
                 Object[] c = mapCache;
-                if (!c[0].equals(v.version())) {
-                    c = new Object[] {v.version(), JSON.writeValueAsBytes(MapGraph.of(v))};
+                if (!c[0].equals(v.version()) || !c[1].equals(podView)) {
+                    c = new Object[] {v.version(), podView, JSON.writeValueAsBytes(MapGraph.of(v, podView))};
                     mapCache = c;
                 }
-                send(x, 200, "application/json; charset=utf-8", (byte[]) c[1]);
+                send(x, 200, "application/json; charset=utf-8", (byte[]) c[2]);
             }
             case "map/rack" -> json(x, MapGraph.rack(v, q.getOrDefault("id", "")));
+            case "map/pod" -> {
+                MapPods pods = pods(v);
+                Map<String, Object> p = pods == null ? null : pods.pod(podNumber(q.getOrDefault("id", "")));
+                if (p == null) {
+                    notFound(x);
+                    return;
+                }
+                json(x, p);
+            }
             case "node" -> {
                 FabricView.NodeRow n = v.node(q.getOrDefault("id", ""));
                 if (n == null) {
@@ -276,9 +288,33 @@ public final class WebServer implements AutoCloseable {
         return m;
     }
 
+    /** The pods of a big fabric's map (null: it is drawn switch by switch), made once per view. */
+    private MapPods pods(FabricView v) {
+        Object[] c = podsCache;
+        if (!c[0].equals(v.version())) {
+            c = new Object[] {v.version(), MapPods.of(v, v.links().stream().filter(FabricView.LinkRow::switchLink)
+                    .count(), MapPods.ABOVE)};
+            podsCache = c;
+        }
+        return (MapPods) c[1];
+    }
+
+    /** "P3" (or "3") as a pod's number, -1 when it is neither. */
+    private static int podNumber(String id) {
+        try {
+            return Integer.parseInt(id.startsWith("P") ? id.substring(1) : id);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     private Map<String, Object> node(FabricView v, FabricView.NodeRow n) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("node", n);
+        MapPods pods = pods(v);
+        if (pods != null && pods.podOfNode(n) >= 0) {
+            m.put("pod", "P" + pods.podOfNode(n));
+        }
         List<FabricView.PortRow> ports = new ArrayList<>();
         for (FabricView.PortRow p : v.ports()) {
             if (p.nodeId().equals(n.id())) {

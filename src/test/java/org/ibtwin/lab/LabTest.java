@@ -11,6 +11,7 @@ import org.ibtwin.mad.AttributeIds;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.model.Fabric;
+import org.ibtwin.model.PortCounter;
 import org.ibtwin.model.PortState;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,30 @@ class LabTest {
         assertThat(closed).containsExactly("tool", "traffic");
         lab.close();   // once only
         assertThat(closed).hasSize(2);
+    }
+
+    @Test
+    void aSyncedFabricIsNotRewrittenByTheNextRead() {
+        Fabric f = FabricFiles.loadDefault();
+        try (Lab lab = Lab.of(f).start()) {
+            assertThat(lab.bringUp().subnetUp()).isTrue();
+            String host = f.cas().get(3).name();
+            Fabric before = lab.synced();
+            int links = before.links().size();
+            assertThat(before.byName(host).port(1).state()).isEqualTo(PortState.ACTIVE);
+            lab.twin().setCounter(host, 1, PortCounter.SYMBOL_ERROR, 7);
+            lab.twin().linkDown(host, 1);
+            Fabric after = lab.synced();
+            // the later read sees the pulled cable and the counter ...
+            assertThat(after.byName(host).port(1).state()).isEqualTo(PortState.DOWN);
+            assertThat(after.byName(host).port(1).counter(PortCounter.SYMBOL_ERROR)).isEqualTo(7);
+            // ... and the reader still holding the earlier one (the web view's doctor, a what-if) is not changed
+            assertThat(after).isNotSameAs(before);
+            assertThat(before.links()).hasSize(links);
+            assertThat(before.byName(host).port(1).state()).isEqualTo(PortState.ACTIVE);
+            assertThat(before.byName(host).port(1).remote()).isNotNull();
+            assertThat(before.byName(host).port(1).counter(PortCounter.SYMBOL_ERROR)).isZero();
+        }
     }
 
     @Test

@@ -56,6 +56,49 @@ class MapGraphTest {
         assertThat(nodes(g).stream().filter(n -> "rack".equals(data(n).get("kind")))).hasSize(32);
     }
 
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> edges(Map<String, Object> g) {
+        return (List<Map<String, Object>>) g.get("edges");
+    }
+
+    private static int links(List<Map<String, Object>> edges) {
+        int n = 0;
+        for (Map<String, Object> e : edges) {
+            Map<String, Object> d = data(e);
+            n += "link".equals(d.get("kind")) ? ((Number) d.getOrDefault("count", 1)).intValue() : 0;
+        }
+        return n;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aThreeLevelTreeOpensAsPodsAndAPodUnfoldsIntoItsSwitchesWithEveryLinkCountedOnce() {
+        FabricView v = FabricView.of("t", false, FabricState.of(FatTree.build(FatTreeSpec.of(3, 8, 128)), "t",
+                null), null, 1, null);
+        long switchLinks = v.links().stream().filter(FabricView.LinkRow::switchLink).count();
+        assertThat(MapPods.of(v, switchLinks, MapPods.ABOVE)).as("a small fabric is drawn switch by switch").isNull();
+        MapPods pods = MapPods.of(v, switchLinks, 0);
+        assertThat(pods).isNotNull();
+        Map<String, Object> g = pods.overview();
+        // 8 pods of 4 leaves and 4 spines over 16 cores: a node per pod and tier, one for its racks, the cores
+        assertThat(g.get("pods")).isEqualTo(8);
+        assertThat(nodes(g).stream().filter(n -> "pod".equals(data(n).get("kind")))).hasSize(8 * 3);
+        assertThat(nodes(g).stream().filter(n -> "switch".equals(data(n).get("kind")))).isEmpty();
+        assertThat(nodes(g).stream().filter(n -> "group".equals(data(n).get("kind")))).isNotEmpty();
+        assertThat(links(edges(g))).isEqualTo((int) switchLinks);
+        assertThat((Map<String, Object>) g.get("counts")).containsEntry("switches", 80).containsEntry("hosts", 128)
+                .containsEntry("racks", 32).containsKey("health");
+        // pod 1 unfolded: its 8 switches, 4 racks, its 16 links one by one, its 16 uplinks bundled per spine
+        Map<String, Object> p = pods.pod(0);
+        assertThat(nodes(p).stream().filter(n -> "switch".equals(data(n).get("kind")))).hasSize(8);
+        assertThat(nodes(p).stream().filter(n -> "rack".equals(data(n).get("kind")))).hasSize(4);
+        assertThat(edges(p).stream().filter(e -> data(e).get("count") == null && "link".equals(data(e).get("kind"))))
+                .hasSize(16);
+        assertThat(links(edges(p))).isEqualTo(32);
+        assertThat(edges(p)).allSatisfy(e -> assertThat((String) data(e).get("target")).doesNotStartWith("P"));
+        assertThat(pods.pod(8)).isNull();
+    }
+
     @Test
     void theDefaultFabricIsLeftToThePage() {
         FabricView v = FabricView.of("d", false, FabricState.of(FabricFiles.loadDefault(), "d", null), null, 1, null);

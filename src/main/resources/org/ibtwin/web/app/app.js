@@ -43,9 +43,15 @@ const STYLE = [
     'border-width': 3, 'border-color': (n) => COLOURS[n.data('health')] || '#999' } },
   { selector: 'node[kind="rack"]:parent', style: { shape: 'round-rectangle', 'background-opacity': 0.12,
     'text-valign': 'top', 'border-width': 2 } },
+  { selector: 'node[kind="pod"], node[kind="group"]', style: { shape: 'round-rectangle', width: 'data(size)',
+    height: (n) => n.data('size') * 0.3, 'font-size': (n) => n.data('size') / 7, 'text-wrap': 'wrap', 'text-valign': 'center',
+    color: '#fff', 'text-outline-width': (n) => n.data('size') / 150, 'text-outline-color': '#333',
+    'background-color': (n) => TIER_COLOURS[n.data('tier')] || '#555' } },
+  { selector: 'node[kind="pod"][tier="host"]', style: { shape: 'barrel', 'background-color': '#8fa88f', 'border-width': 4,
+    'border-color': (n) => COLOURS[n.data('health')] || '#999' } },
   { selector: 'node[kind="host"]', style: { shape: 'ellipse', width: 12, height: 12, 'font-size': 7,
     'background-color': TIER_COLOURS.host } },
-  { selector: 'edge', style: { 'curve-style': 'bezier', width: (e) => Math.max(1, (e.data('lanes') || 4) / 2),
+  { selector: 'edge', style: { 'curve-style': 'bezier', width: (e) => Math.min(14, Math.max(1, (e.data('lanes') || 4) / 2)),
     'line-color': (e) => COLOURS[e.data('health')] || '#999', opacity: 0.85 } },
   { selector: 'edge[health="down"]', style: { 'line-style': 'dashed' } },
   { selector: 'edge[health="degraded"], edge[health="errors"], edge[health="down"]', style: { 'z-index': 10 } },
@@ -73,7 +79,11 @@ const STYLE = [
 function makeMap(container, g) {
   if (g.preset) { g.nodes.forEach((n) => { n.data.preset = true; }); }
   const big = g.edges.length > 500;
-  const style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
+  let style = big ? STYLE.concat([{ selector: 'edge', style: { 'curve-style': 'haystack', 'haystack-radius': 0.3 } }]) : STYLE;
+  if (g.preset) {   // a row per tier across the screen: labels big enough to read once fitted
+    style = style.concat([{ selector: 'node[kind="switch"]', style: { 'font-size': 20 } },
+      { selector: 'node[kind="rack"][short]', style: { label: 'data(short)', 'font-size': 18 } }]);
+  }
   const cy = cytoscape({ container, style, wheelSensitivity: 0.3,
     elements: { nodes: g.nodes, edges: g.edges }, layout: g.preset ? { name: 'preset' } : undefined, minZoom: 0.02, maxZoom: 4, pixelRatio: big ? 1 : 'auto',
     hideEdgesOnViewport: big, textureOnViewport: big });
@@ -82,18 +92,37 @@ function makeMap(container, g) {
   return cy;
 }
 
+/** The map's API path: a big fabric opens as pods, unless the page was opened with ?pods=0 (switch by switch). */
+function mapPath() {
+  return new URLSearchParams(location.search).get('pods') === '0' ? 'map?pods=0' : 'map';
+}
+
 async function loadMap() {
+  // where the first paint's time goes: the page before this (its scripts, /api/fabric, /api/events), the server's answer, the download, JSON.parse, cytoscape's elements, its render
   const t0 = performance.now();
-  const g = await api('map');
+  const r = await fetch('/api/' + mapPath());
+  if (!r.ok) { throw new Error('map: ' + r.status); }
+  const t1 = performance.now();
+  const text = await r.text();
+  const t2 = performance.now();
+  const g = JSON.parse(text);
+  const t3 = performance.now();
   // a big fabric: straight (haystack) edges, hidden while panning, one pixel a CSS pixel: it stays responsive
   const cy = ibtwin.cy = makeMap($('cy'), g);
+  const t4 = performance.now();
   ibtwin.expanded = cy.expanded;
   ibtwin.bundled = g.bundled;
+  ibtwin.mapCounts = g.counts || null;
+  cy.pods = new Map();
   cy.one('render', () => {
-    ibtwin.firstPaint = performance.now() - t0;
+    const t5 = performance.now();
+    ibtwin.timings = { before: t0, answer: t1 - t0, download: t2 - t1, parse: t3 - t2, elements: t4 - t3, render: t5 - t4,
+      bytes: text.length, nodes: g.nodes.length, edges: g.edges.length };
+    ibtwin.firstPaint = t5 - t0;
   });
   cy.on('tap', 'node, edge', (e) => details(e.target));
   cy.on('dbltap', 'node[kind="rack"]', (e) => expand(e.target.id()));
+  cy.on('dbltap', 'node[kind="pod"]', (e) => unfoldPod(e.target.data('pod')));
   summary();
   ibtwin.ready = true;
 }
@@ -123,15 +152,47 @@ function placeHosts(rack) {
 
 function summary() {
   const cy = ibtwin.cy;
-  const switches = cy.nodes('[kind="switch"]').length;
+  let switches = cy.nodes('[kind="switch"]').length;
   const racks = cy.nodes('[kind="rack"]');
+  let rackCount = racks.length;
   let hosts = 0;
   racks.forEach((r) => { hosts += r.data('hosts'); });
-  const health = {};
+  let health = {};
   cy.edges('[kind="link"]').forEach((e) => { health[e.data('health')] = (health[e.data('health')] || 0) + 1; });
-  $('map-summary').textContent = `${switches} switches, ${racks.length} racks (${hosts} hosts)` +
-    Object.entries(health).filter(([k]) => k !== 'ok').map(([k, v]) => `, ${v} ${k}`).join('');
-  ibtwin.counts = { switches, racks: racks.length, hosts };
+  const pods = ibtwin.mapCounts;   // a big fabric opened as pods: the server counted what they hold, link by link
+  if (pods) { switches = pods.switches; rackCount = pods.racks; hosts = pods.hosts; health = pods.health || {}; }
+  $('map-summary').textContent = `${switches} switches, ${rackCount} racks (${hosts} hosts)` +
+    (pods ? ` in ${cy.nodes('[kind="pod"][tier="host"]').length + cy.pods.size} pods (double-click one to unfold it)` : '') +
+    Object.entries(health).filter(([k, v]) => k !== 'ok' && v > 0).map(([k, v]) => `, ${v} ${k}`).join('');
+  ibtwin.counts = { switches, racks: rackCount, hosts };
+}
+
+/** Unfolds pod {@code p} of a big fabric's map: its switches and racks where its nodes were, its links. */
+async function unfoldPod(p, cy = ibtwin.cy) {
+  if (p === undefined || p === null || !cy.pods || cy.pods.has(p)) { return; }
+  cy.pods.set(p, null);
+  const t0 = performance.now();
+  const g = await api('map/pod?id=P' + p);
+  cy.one('render', () => { ibtwin.lastUnfold = { ms: performance.now() - t0, nodes: g.nodes.length, edges: g.edges.length }; });
+  g.nodes.forEach((n) => { n.data.preset = true; });
+  cy.batch(() => {
+    cy.pods.set(p, cy.remove(cy.nodes('[kind="pod"]').filter((n) => n.data('pod') === p)));
+    cy.add(g.nodes);
+    cy.add(g.edges.filter((e) => cy.getElementById(e.data.source).length && cy.getElementById(e.data.target).length));
+  });
+  cy.animate({ fit: { eles: cy.nodes().filter((n) => n.data('pod') === p), padding: 30 } }, { duration: 300 });
+  summary();
+}
+
+/** Folds the unfolded pods back into their nodes. */
+function foldPods(cy = ibtwin.cy) {
+  if (!cy.pods) { return; }
+  cy.pods.forEach((removed, p) => {
+    cy.remove(cy.nodes().filter((n) => n.data('pod') === p));
+    if (removed) { removed.restore(); }
+  });
+  cy.pods.clear();
+  cy.expanded.forEach((id) => { if (!cy.getElementById(id).length) { cy.expanded.delete(id); } });
 }
 
 async function expand(rackId, cy = ibtwin.cy) {
@@ -152,6 +213,8 @@ function collapse() {
     cy.getElementById('E' + id).style('display', 'element');
   });
   ibtwin.expanded.clear();
+  foldPods(cy);
+  summary();
 }
 
 /** Selects a map element by id (unfolding the rack of a host or a host's link first) and shows its details. */
@@ -159,6 +222,16 @@ async function focus(id) {
   const cy = ibtwin.cy;
   if (!cy) { return; }
   let el = cy.getElementById(id);
+  if (!el.length && cy.pods) {   // a big fabric's pods: unfold the pods of the node or of the link's ends
+    const ends = id.startsWith('L') ? await api('link?id=' + encodeURIComponent(id)).then((l) => [l.link.aNode, l.link.bNode]).catch(() => [])
+      : id.startsWith('N') ? [id] : [];
+    for (const n of ends) {
+      if (cy.getElementById(n).length) { continue; }
+      const d = await api('node?id=' + encodeURIComponent(n)).catch(() => null);
+      if (d && d.pod) { await unfoldPod(Number(d.pod.substring(1)), cy); }
+    }
+    el = cy.getElementById(id);
+  }
   if (!el.length) {
     let hostId = null;
     if (id.startsWith('L')) {
@@ -211,12 +284,20 @@ async function details(el) {
       ['end A', k.a], ['end B', k.b], ['width', k.width], ['speed', k.speed], ['could be', k.couldBe || '-'],
       ['data rate', k.gbps + ' Gb/s'], ['cable', l.cable ? `${l.cable.kind} ${l.cable.lengthMetres} m, up to ${l.cable.maxWidth}${l.cable.maxSpeed}` : '-']]) +
       '<h4>Ports</h4>' + portTable(l.ports) + findingList(l.findings);
+  } else if (el.isEdge() && d.count && !d.links) {
+    box.innerHTML = `<h3>${esc(d.count)} links</h3><p>worst: <span class="h-${d.health}">${esc(d.health)}</span>, ` +
+      `${esc(d.lanes)} lanes in all. Double-click a pod to unfold its switches and their links.</p>`;
   } else if (el.isEdge() && d.links) {
     box.innerHTML = `<h3>${esc(d.label)}</h3><p>${esc(d.health)}</p><ul>` + d.links.map((id) =>
       `<li><a href="#map/focus=${encodeURIComponent(id)}">${esc(id)}</a></li>`).join('') + '</ul>';
   } else if (el.isEdge()) {
     box.innerHTML = `<h3>host links of ${esc(ibtwin.cy.getElementById(d.source).data('label'))}</h3>` +
       `<p>worst: ${esc(d.health)}. Double-click the rack to unfold its hosts.</p>`;
+  } else if (d.kind === 'pod' || d.kind === 'group') {
+    box.innerHTML = `<h3>${esc(d.label)}</h3>` + (d.kind === 'pod' ? (d.health ? `<p>worst host link: ` +
+      `<span class="h-${d.health}">${esc(d.health)}</span></p>` : '') + `<button id="pod-unfold">unfold pod ${d.pod + 1}</button>`
+      : '<p>The top tier\'s switches that reach the same pods. Unfold a pod to see the links of its switches to them.</p>');
+    if (d.kind === 'pod') { $('pod-unfold').onclick = () => unfoldPod(d.pod); }
   } else if (d.kind === 'rack') {
     box.innerHTML = `<h3>${esc(d.label)}</h3><p>worst host link: <span class="h-${d.health}">${esc(d.health)}</span></p>` +
       `<button id="rack-expand">unfold hosts</button>`;
@@ -244,13 +325,18 @@ async function search(text) {
 /** Fetches the map again and updates the health of what is drawn, without laying it out again. */
 async function refreshHealth() {
   const cy = ibtwin.cy;
-  const g = await api('map');
+  const g = await api(mapPath());
+  ibtwin.mapCounts = g.counts || null;
   cy.batch(() => {
     g.nodes.concat(g.edges).forEach((e) => {
       const el = cy.getElementById(e.data.id);
       if (el.length && e.data.health) { el.data('health', e.data.health); }
     });
   });
+  for (const p of cy.pods ? cy.pods.keys() : []) {
+    const r = await api('map/pod?id=P' + p);
+    cy.batch(() => r.nodes.concat(r.edges).forEach((e) => { const el = cy.getElementById(e.data.id); if (el.length && e.data.health) { el.data('health', e.data.health); } }));
+  }
   for (const id of ibtwin.expanded) {
     const r = await api('map/rack?id=' + encodeURIComponent(id));
     cy.batch(() => r.edges.forEach((e) => { const el = cy.getElementById(e.data.id); if (el.length) { el.data('health', e.data.health); } }));
@@ -317,6 +403,26 @@ let bars = null;
 let history = null;
 const portCharts = {};
 let trafficTimer = null;
+/** Each tier's figures written over its bar: transmitted, and congested when any. */
+function barValues(u) {
+  const ctx = u.ctx;
+  const [x, tx, cong] = u.data;
+  ctx.save();
+  ctx.font = `bold ${Math.round(12 * devicePixelRatio)}px sans-serif`;
+  ctx.textAlign = 'center';
+  x.forEach((xi, i) => {
+    const px = u.valToPos(xi, 'x', true);
+    const top = u.valToPos(Math.max(tx[i], cong[i]), 'y', true);
+    ctx.fillStyle = '#2f6fb0';
+    ctx.fillText(`${tx[i].toFixed(0)}%`, px, top - 18 * devicePixelRatio);
+    if (cong[i] > 0) {
+      ctx.fillStyle = '#c04000';
+      ctx.fillText(`${cong[i].toFixed(0)}% congested`, px, top - 4 * devicePixelRatio);
+    }
+  });
+  ctx.restore();
+}
+
 async function loadTraffic() {
   clearTimeout(trafficTimer);
   if (!$('page-traffic').classList.contains('shown')) { return; }
@@ -331,10 +437,11 @@ async function loadTraffic() {
     const data = [x, tiers.map((b) => 100 * b.txShare), tiers.map((b) => 100 * b.congestedShare)];
     const barPaths = uPlot.paths.bars({ size: [0.4, 60] });
     if (!bars) {
-      bars = new uPlot({ width: 560, height: 260, scales: { x: { time: false, range: [-0.5, Math.max(0.5, tiers.length - 0.5)] }, y: { range: [0, 100] } },
+      bars = new uPlot({ width: 560, height: 260, scales: { x: { time: false, range: [-0.5, Math.max(0.5, tiers.length - 0.5)] }, y: { range: [0, 115] } },
         axes: [{ values: (u, vals) => vals.map((v) => (ibtwin.tierNames || [])[v] || '') , incrs: [1] }, { label: '% of capacity' }],
         series: [{}, { label: 'transmitted %', stroke: '#2f6fb0', fill: 'rgba(47,111,176,0.6)', paths: barPaths },
-          { label: 'congested %', stroke: '#e06010', fill: 'rgba(224,96,16,0.7)', paths: barPaths }] }, data, $('tier-bars'));
+          { label: 'congested %', stroke: '#e06010', fill: 'rgba(224,96,16,0.7)', paths: barPaths }],
+        hooks: { draw: [barValues] } }, data, $('tier-bars'));
     }
     ibtwin.tierNames = tiers.map((b) => b.tier);
     bars.setData(data);
@@ -411,8 +518,12 @@ async function rehearse(ev) {
     if (!r.ok) { $('wi-status').textContent = 'refused: ' + body.error; return; }
     $('wi-status').textContent = `report #${body.id} ready`;
     ibtwin.whatIfShown = null;
-    location.hash = '#what-if/id=' + body.id;
-    await loadWhatIfs(body.id);
+    const hash = '#what-if/id=' + body.id;
+    if (location.hash !== hash) {
+      location.hash = hash;   // route() shows it, once
+    } else {
+      await loadWhatIfs(body.id);
+    }
   } catch (e) {
     $('wi-status').textContent = 'failed: ' + e;
   } finally {
@@ -468,10 +579,15 @@ async function showWhatIf(id) {
 }
 
 async function whatIfMap(e) {
+  const asked = ibtwin.whatIfAsked = (ibtwin.whatIfAsked || 0) + 1;   // a later report's map replaces this one
+  const g = await api('map?pods=0');   // switch by switch: the routes are drawn on the links themselves
+  if (asked !== ibtwin.whatIfAsked) { return; }
   if (ibtwin.wcy) { ibtwin.wcy.destroy(); }
-  const g = await api('map');
   const cy = ibtwin.wcy = makeMap($('wcy'), g);
-  for (const r of e.map.racks) { await expand(r, cy); }
+  for (const r of e.map.racks) {
+    await expand(r, cy);
+    if (cy.destroyed()) { return; }
+  }
   cy.fit(undefined, 20);
   cy.on('tap', 'node, edge', (ev) => { $('wi-picked').textContent = ev.target.data('label') || ev.target.id(); });
 }
