@@ -1,13 +1,18 @@
 package org.ibtwin.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.ibtwin.diag.LocalDevice;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.QueryException;
+import org.ibtwin.diag.SysfsDevice;
 import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.MadTransport;
 import org.ibtwin.transport.MadTransportException;
+import org.ibtwin.transport.Umad;
+import org.ibtwin.transport.UmadLibc;
+import org.ibtwin.transport.UmadSysfs;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -18,6 +23,8 @@ import picocli.CommandLine.Spec;
  * read here by SMPs to the node the transport is attached at. On an ibsim the device is what libumad2sim shows the
  * real tools ("ibsim0"); elsewhere the transport's CA name. A node name given where the tool takes a device name
  * ({@code ibtwin ibstat node017}) attaches at that node, as {@code --sim-host} does, unless --sim-host names one.
+ * On umad there is a sysfs: ibstat and ibstatus read it ({@link SysfsDevice}) as the real ones do, and nothing is
+ * sent.
  */
 abstract class HostCommand implements Callable<Integer> {
     /** C's exit(-1). */
@@ -83,6 +90,41 @@ abstract class HostCommand implements Callable<Integer> {
         } catch (QueryException e) {
             t.close();
             throw new MadTransportException("the local node does not answer: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether this run reads the host's sysfs, as the real tools do: on umad (--umad, -C/-P, or this host's HCA as
+     * the default), where there is a sysfs to read; elsewhere the device is made up from SMP answers.
+     */
+    boolean onUmad() {
+        return transport.target().isUmad();
+    }
+
+    /** The host's sysfs (under {@link UmadSysfs#root()}), read through the C library as the umad transport reads it. */
+    static UmadSysfs sysfs() {
+        try {
+            return new UmadSysfs(Umad.libc());
+        } catch (MadTransportException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** The HCAs sysfs lists, sorted; null when there is no {@code class/infiniband} directory at all. */
+    static List<String> sysfsCas(UmadSysfs s) {
+        try {
+            return s.list(s.classDir());
+        } catch (UmadLibc.CallFailed e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** The device {@code ca} as sysfs shows it; null when it has no directory there. */
+    static SysfsDevice sysfsDevice(UmadSysfs s, String ca) {
+        try {
+            return SysfsDevice.read(s, ca);
+        } catch (UmadLibc.CallFailed e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 

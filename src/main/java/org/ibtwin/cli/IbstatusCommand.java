@@ -4,11 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ibtwin.diag.HostTools;
 import org.ibtwin.diag.LocalDevice;
+import org.ibtwin.diag.SysfsDevice;
+import org.ibtwin.transport.UmadSysfs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code ibtwin ibstatus}: infiniband-diags' ibstatus script for the local HCA, its sysfs files read by SMPs. A
+ * {@code ibtwin ibstatus}: infiniband-diags' ibstatus script for the local HCA: on umad its sysfs files read as the
+ * script reads them, elsewhere made up from SMPs to the local node. A
  * device that is not there is the script's "Fatal error:  device 'x': sys files not found (...)", exit 255.
  */
 @Command(name = "ibstatus", mixinStandardHelpOptions = true,
@@ -23,6 +26,9 @@ public final class IbstatusCommand extends HostCommand {
 
     @Override
     int execute() {
+        if (onUmad()) {
+            return fromSysfs();
+        }
         if (args.isEmpty()) {
             args.add(null);
         }
@@ -40,33 +46,49 @@ public final class IbstatusCommand extends HostCommand {
                     out().print(toJson(HostTools.json(d)));
                     continue;
                 }
-                List<LocalDevice.Port> ports = new ArrayList<>(d.ports());
-                if (arg != null && !portPart.equals(dev)) {
-                    ports.clear();
-                    for (String p : portPart.trim().split("\\s+")) {
-                        LocalDevice.Port found = null;
-                        for (LocalDevice.Port x : d.ports()) {
-                            if (Integer.toString(x.number()).equals(p)) {
-                                found = x;
-                            }
-                        }
-                        if (found == null) {
-                            out().print(missingPort(d.name(), p));
-                            continue;
-                        }
-                        ports.add(found);
-                    }
-                }
-                out().print(HostTools.ibstatus(d, ports));
+                SysfsDevice s = d.sysfs();
+                out().print(HostTools.ibstatus(s, arg != null && !portPart.equals(dev)
+                        ? List.of(portPart.trim().split("\\s+")) : HostTools.ibstatusPorts(s)));
             }
         }
         return 0;
     }
 
-    /** What the script prints for a port directory that is not there: every file unknown, link_layer IB. */
-    private static String missingPort(String dev, String port) {
-        return "Infiniband device '" + dev + "' port " + port + " status:\n"
-                + "\tdefault gid:\t unknown\n\tbase lid:\t unknown\n\tsm lid:\t\t unknown\n\tstate:\t\t unknown\n"
-                + "\tphys state:\t unknown\n\trate:\t\t unknown\n\tlink_layer:\t IB\n\n";
+    /**
+     * On umad: the script's reading of the host's sysfs. No argument: every device sysfs lists ("Fatal error:  No
+     * devices" without the directory); a device without a ports directory ends the run with the script's line.
+     */
+    private int fromSysfs() {
+        UmadSysfs s = sysfs();
+        List<String> devs = new ArrayList<>(args);
+        if (devs.isEmpty()) {
+            List<String> cas = sysfsCas(s);
+            if (cas == null) {
+                out().println("Fatal error:  No devices");
+                return FAILED;
+            }
+            devs.addAll(cas.isEmpty() ? List.of("*") : cas);
+        }
+        for (String arg : devs) {
+            String dev = arg.replaceFirst(":.*$", "");
+            String portPart = arg.replaceFirst("^.*:", "");
+            String ports = s.caDir(dev) + "/ports";
+            SysfsDevice d = sysfsDevice(s, dev);
+            if (d == null || sysfsCas(s) == null || !hasDir(s, ports)) {
+                out().println("Fatal error:  device '" + dev + "': sys files not found (" + ports + ")");
+                return FAILED;
+            }
+            out().print(HostTools.ibstatus(d, portPart.equals(dev) ? HostTools.ibstatusPorts(d)
+                    : List.of(portPart.trim().split("\\s+"))));
+        }
+        return 0;
+    }
+
+    private static boolean hasDir(UmadSysfs s, String dir) {
+        try {
+            return s.list(dir) != null;
+        } catch (org.ibtwin.transport.UmadLibc.CallFailed e) {
+            return false;
+        }
     }
 }

@@ -26,6 +26,12 @@ public record LocalDevice(String name, View view, byte[] nodeInfo, List<Port> po
     /** Whose sysfs the strings follow. */
     public enum View { KERNEL, UMAD2SIM }
 
+    /** The kernel's (and umad2sim's) words for sysfs state and phys_state. */
+    private static final String[] SYS_STATES = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
+    private static final String[] SYS_PHYS = {"<unknown>", "Sleep", "Polling", "Disabled",
+        "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery", "Phy Test"};
+    private static final String[] SYS_NODE_TYPES = {"0: <unknown>", "1: CA", "2: SWITCH", "3: ROUTER", "4: RNIC"};
+
     /** PortInfo:CapabilityMask IsExtendedSpeedsSupported. */
     static final int CAP_EXT_SPEEDS = 1 << 14;
 
@@ -262,5 +268,52 @@ public record LocalDevice(String name, View view, byte[] nodeInfo, List<Port> po
     /** sysfs gids/0: the subnet prefix and the port GUID (umad2sim: the node GUID plus the port number). */
     public long gidGuid(Port p) {
         return view == View.UMAD2SIM ? nodeGuid() + p.number() : p.guid();
+    }
+
+    /**
+     * The sysfs files the host would show for this device (under {@code /sys/class/infiniband/<name>}), made up from
+     * the SMP answers as the view's kernel (or umad2sim) writes them, so that ibstat and ibstatus print from them as
+     * they print from a real sysfs.
+     */
+    public SysfsDevice sysfs() {
+        String dir = "/sys/class/infiniband/" + name;
+        java.util.Map<String, SysfsDevice.File> files = new java.util.LinkedHashMap<>();
+        int t = nodeType();
+        put(files, dir, "node_type", (t >= 0 && t < SYS_NODE_TYPES.length ? SYS_NODE_TYPES[t] : t + ": <unknown>"));
+        put(files, dir, "fw_ver", firmware());
+        put(files, dir, "hw_rev", hardware());
+        put(files, dir, "hca_type", caType());
+        put(files, dir, "node_guid", sysfsGuid(nodeGuid()));
+        put(files, dir, "sys_image_guid", sysfsGuid(systemGuid()));
+        List<SysfsDevice.Port> list = new ArrayList<>();
+        for (Port p : ports) {
+            String pd = dir + "/ports/" + p.number();
+            java.util.Map<String, SysfsDevice.File> pf = new java.util.LinkedHashMap<>();
+            int s = p.state();
+            int ph = p.physState();
+            long prefix = p.gidPrefix();
+            long guid = gidGuid(p);
+            put(pf, pd, "state", s + ": " + (s < SYS_STATES.length ? SYS_STATES[s] : "<unknown>"));
+            put(pf, pd, "phys_state", ph + ": " + (ph < SYS_PHYS.length ? SYS_PHYS[ph] : "<unknown>"));
+            put(pf, pd, "rate", rate(p));
+            put(pf, pd, "lid", "0x" + Integer.toHexString(p.lid()));
+            put(pf, pd, "sm_lid", "0x" + Integer.toHexString(p.smLid()));
+            put(pf, pd, "lid_mask_count", Integer.toString(p.lmc()));
+            put(pf, pd, "cap_mask", String.format("0x%08x", p.capMask()));
+            put(pf, pd, "link_layer", linkLayer());
+            put(pf, pd, "gids/0", sysfsGuid(prefix) + ":" + sysfsGuid(guid));
+            list.add(new SysfsDevice.Port(p.number(), pd, pf));
+        }
+        return new SysfsDevice(name, dir, files, List.copyOf(list));
+    }
+
+    private static void put(java.util.Map<String, SysfsDevice.File> m, String dir, String file, String text) {
+        m.put(file, new SysfsDevice.File(dir + "/" + file, text == null ? null : text + "\n", null));
+    }
+
+    /** A 64-bit value as sysfs writes a GUID: four groups of four hex digits. */
+    static String sysfsGuid(long g) {
+        return String.format("%04x:%04x:%04x:%04x", g >>> 48, (g >>> 32) & 0xffff, (g >>> 16) & 0xffff,
+                g & 0xffff);
     }
 }

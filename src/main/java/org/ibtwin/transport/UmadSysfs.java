@@ -10,16 +10,104 @@ import java.util.Locale;
  * lid_mask_count, sm_lid, sm_sl, state, phys_state, rate, cap_mask, link_layer, gids/0) and
  * {@code /sys/class/infiniband_mad/umad<k>} (ibdev, port: which device node serves which port). Every read goes
  * through {@link UmadLibc}, so under libumad2sim it is that library's view.
+ *
+ * <p>The tree is read under a root that stands for {@code /sys}: {@code /sys} itself, unless the system property
+ * {@code ibtwin.sysfs} or the environment's {@code IBTWIN_SYSFS} names another directory (a copy of a host's tree, or
+ * a hand-made one), whose {@code class/infiniband} and {@code class/infiniband_mad} are read instead. The device
+ * nodes ({@code /dev/infiniband}) are not moved with it.
  */
 public final class UmadSysfs {
     public static final String CLASS = "/sys/class/infiniband";
     public static final String MAD_CLASS = "/sys/class/infiniband_mad";
     public static final String DEV = "/dev/infiniband";
 
-    private final UmadLibc libc;
+    /** The system property and the environment variable that move the root from {@code /sys}. */
+    public static final String ROOT_PROPERTY = "ibtwin.sysfs";
+    public static final String ROOT_ENV = "IBTWIN_SYSFS";
 
+    private final UmadLibc libc;
+    private final String root;
+
+    /** The sysfs at {@link #root()}. */
     public UmadSysfs(UmadLibc libc) {
+        this(libc, root());
+    }
+
+    /** The sysfs whose {@code /sys} is the directory {@code root}. */
+    public UmadSysfs(UmadLibc libc, String root) {
         this.libc = libc;
+        this.root = root.endsWith("/") && root.length() > 1 ? root.substring(0, root.length() - 1) : root;
+    }
+
+    /** The directory that stands for {@code /sys}: {@code ibtwin.sysfs}, else {@code IBTWIN_SYSFS}, else /sys. */
+    public static String root() {
+        String r = System.getProperty(ROOT_PROPERTY);
+        if (r == null || r.isBlank()) {
+            r = System.getenv(ROOT_ENV);
+        }
+        return r == null || r.isBlank() ? "/sys" : r.strip();
+    }
+
+    /** {@code /sys/class/infiniband} under this root. */
+    public String classDir() {
+        return root + CLASS.substring("/sys".length());
+    }
+
+    /** {@code /sys/class/infiniband_mad} under this root. */
+    public String madClassDir() {
+        return root + MAD_CLASS.substring("/sys".length());
+    }
+
+    /** {@code ca}'s directory under this root. */
+    public String caDir(String ca) {
+        return classDir() + "/" + ca;
+    }
+
+    /** {@code p}'s directory under this root. */
+    public String dir(Port p) {
+        return caDir(p.ca()) + "/ports/" + p.port();
+    }
+
+    /** A file's content as read (null when it does not exist), for the tools that echo sysfs. */
+    public String read(String path) throws UmadLibc.CallFailed {
+        return libc.readFile(path);
+    }
+
+    /** A directory's entries, sorted (null when it does not exist). */
+    public List<String> list(String path) throws UmadLibc.CallFailed {
+        return libc.list(path);
+    }
+
+    /**
+     * The index of {@code pkey} in port {@code p}'s P_Key table ({@code ports/N/pkeys/<index>}), matched on its 15
+     * low bits with a full member preferred, as a port sends on it; -1 when the table does not hold it.
+     */
+    public int pkeyIndex(Port p, int pkey) throws UmadLibc.CallFailed {
+        String dir = dir(p) + "/pkeys";
+        List<String> entries = libc.list(dir);
+        if (entries == null) {
+            return -1;
+        }
+        int partial = -1;
+        int best = Integer.MAX_VALUE;
+        for (String e : entries) {
+            int index;
+            try {
+                index = Integer.parseInt(e);
+            } catch (NumberFormatException x) {
+                continue;
+            }
+            int v = (int) number(trim(libc.readFile(dir + "/" + e)));
+            if ((v & 0x7fff) != (pkey & 0x7fff) || (v & 0x7fff) == 0) {
+                continue;
+            }
+            if ((v & 0x8000) != 0 && index < best) {
+                best = index;
+            } else if ((v & 0x8000) == 0 && (partial < 0 || index < partial)) {
+                partial = index;
+            }
+        }
+        return best != Integer.MAX_VALUE ? best : partial;
     }
 
     /** One port of a CA and the umad device that serves it. */
@@ -39,13 +127,13 @@ public final class UmadSysfs {
 
     /** The CAs sysfs shows, sorted by name; empty when there are none (or no sysfs class at all). */
     public List<String> cas() throws UmadLibc.CallFailed {
-        List<String> l = libc.list(CLASS);
+        List<String> l = libc.list(classDir());
         return l == null ? List.of() : l;
     }
 
     /** The ports that have a umad device, in CA then port order. */
     public List<Port> ports() throws UmadLibc.CallFailed {
-        List<String> devs = libc.list(MAD_CLASS);
+        List<String> devs = libc.list(madClassDir());
         List<Port> ports = new ArrayList<>();
         if (devs == null) {
             return ports;
@@ -60,8 +148,8 @@ public final class UmadSysfs {
             } catch (NumberFormatException e) {
                 continue;
             }
-            String ca = trim(libc.readFile(MAD_CLASS + "/" + d + "/ibdev"));
-            String port = trim(libc.readFile(MAD_CLASS + "/" + d + "/port"));
+            String ca = trim(libc.readFile(madClassDir() + "/" + d + "/ibdev"));
+            String port = trim(libc.readFile(madClassDir() + "/" + d + "/port"));
             if (ca == null || port == null) {
                 continue;
             }
@@ -85,7 +173,7 @@ public final class UmadSysfs {
         List<Port> all = ports();
         if (all.isEmpty()) {
             throw new IllegalArgumentException((ca == null ? "" : "CA " + ca + " not found: ")
-                    + "no InfiniBand port with a umad device here (" + MAD_CLASS + " lists none)");
+                    + "no InfiniBand port with a umad device here (" + madClassDir() + " lists none)");
         }
         List<Port> ofCa = new ArrayList<>();
         String wanted = ca != null ? ca : all.get(0).ca();
@@ -127,12 +215,12 @@ public final class UmadSysfs {
 
     /** A CA attribute's text, trimmed; null when the file is missing. */
     public String caAttribute(String ca, String name) throws UmadLibc.CallFailed {
-        return trim(libc.readFile(CLASS + "/" + ca + "/" + name));
+        return trim(libc.readFile(caDir(ca) + "/" + name));
     }
 
     /** A port attribute's text, trimmed; null when the file is missing. */
     public String attribute(Port p, String name) throws UmadLibc.CallFailed {
-        return trim(libc.readFile(p.dir() + "/" + name));
+        return trim(libc.readFile(dir(p) + "/" + name));
     }
 
     /** The local port as {@link LocalPort}, read afresh (the LID and SM LID change when an SM sweeps). */

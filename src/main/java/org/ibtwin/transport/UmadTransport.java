@@ -126,9 +126,9 @@ public final class UmadTransport implements MadTransport {
         int fd;
         try {
             p = sysfs.find(ca, port);
-            String abi = libc.readFile(UmadSysfs.MAD_CLASS + "/abi_version");
+            String abi = libc.readFile(sysfs.madClassDir() + "/abi_version");
             if (abi != null && UmadSysfs.number(abi.strip()) != UmadAbi.ABI_VERSION) {
-                throw new IllegalArgumentException(UmadSysfs.MAD_CLASS + "/abi_version: user_mad ABI version "
+                throw new IllegalArgumentException(sysfs.madClassDir() + "/abi_version: user_mad ABI version "
                         + abi.strip() + " (ibtwin speaks " + UmadAbi.ABI_VERSION + ")");
             }
             fd = libc.open(p.device(), UmadLibc.O_RDWR);
