@@ -86,7 +86,7 @@ public final class IbstatCommand extends HostCommand {
 
     /**
      * On umad: the host's sysfs, as the real ibstat reads it through libibumad. No CA named: every CA sysfs lists
-     * (-l: their names, -p: their port GUIDs).
+     * (-l: their names, -p: their port GUIDs). {@code --umad CA[:PORT]} names them as the arguments do.
      */
     private int fromSysfs() {
         UmadSysfs s = sysfs();
@@ -98,7 +98,10 @@ public final class IbstatCommand extends HostCommand {
             cas.forEach(out()::println);
             return 0;
         }
-        String ca = !args.isEmpty() ? args.get(0) : transport.ca;
+        TransportOptions.Target t = transport.target();
+        String ca = !args.isEmpty() ? args.get(0) : t.umadCa().isEmpty() ? null : t.umadCa();
+        Integer port = args.size() > 1 ? Integer.valueOf((int) Addresses.number(args.get(1)))
+                : args.isEmpty() ? t.umadPort() : null;
         List<SysfsDevice> devices = new ArrayList<>();
         for (String name : ca == null ? cas : List.of(ca)) {
             SysfsDevice d = sysfsDevice(s, name);
@@ -118,8 +121,7 @@ public final class IbstatCommand extends HostCommand {
         for (SysfsDevice d : devices) {
             if (portList) {
                 sb.append(HostTools.ibstatGuids(d));
-            } else if (!shortFormat && args.size() > 1) {
-                int port = (int) Addresses.number(args.get(1));
+            } else if (!shortFormat && port != null) {
                 SysfsDevice.Port p = d.port(port);
                 if (p == null) {
                     out().print(sb);

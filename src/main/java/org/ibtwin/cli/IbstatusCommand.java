@@ -61,6 +61,10 @@ public final class IbstatusCommand extends HostCommand {
     private int fromSysfs() {
         UmadSysfs s = sysfs();
         List<String> devs = new ArrayList<>(args);
+        TransportOptions.Target t = transport.target();
+        if (devs.isEmpty() && !t.umadCa().isEmpty()) {   // --umad CA[:PORT] names them as an argument does
+            devs.add(t.umadCa() + (t.umadPort() == null ? "" : ":" + t.umadPort()));
+        }
         if (devs.isEmpty()) {
             List<String> cas = sysfsCas(s);
             if (cas == null) {
