@@ -108,7 +108,7 @@ class UmadInteropTest {
                 .replaceFirst("^ibtwin doctor: (ibsim at \\S+|umad) \\(", "ibtwin doctor: - (");
     }
 
-    private static Run inProcess(String... args) {
+    static Run inProcess(String... args) {
         CommandLine cl = Main.commandLine();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
