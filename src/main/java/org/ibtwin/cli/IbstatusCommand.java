@@ -82,6 +82,10 @@ public final class IbstatusCommand extends HostCommand {
                 out().println("Fatal error:  device '" + dev + "': sys files not found (" + ports + ")");
                 return FAILED;
             }
+            if (json) {
+                out().print(toJson(HostTools.json(d)));
+                continue;
+            }
             out().print(HostTools.ibstatus(d, portPart.equals(dev) ? HostTools.ibstatusPorts(d)
                     : List.of(portPart.trim().split("\\s+"))));
         }

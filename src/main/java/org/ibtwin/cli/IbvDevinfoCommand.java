@@ -2,14 +2,22 @@ package org.ibtwin.cli;
 
 import org.ibtwin.diag.Addresses;
 import org.ibtwin.diag.HostTools;
+import java.util.List;
 import org.ibtwin.diag.LocalDevice;
+import org.ibtwin.diag.MadQuery;
+import org.ibtwin.diag.QueryException;
+import org.ibtwin.diag.SysfsDevice;
+import org.ibtwin.transport.MadTransportException;
+import org.ibtwin.transport.UmadSysfs;
+import org.ibtwin.transport.UmadTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code ibtwin ibv_devinfo}: rdma-core's ibv_devinfo for the local HCA (device and port attributes), read by SMPs.
- * What verbs alone know (the firmware version, board id, -v's device limits) is left out.
+ * {@code ibtwin ibv_devinfo}: rdma-core's ibv_devinfo for the local HCA (device and port attributes). On umad from the
+ * host's sysfs and the device's own NodeInfo and PortInfo; elsewhere by SMPs alone, where what verbs alone know (the
+ * firmware version, board id) is left out. -v's device limits are never shown.
  */
 @Command(name = "ibv_devinfo", mixinStandardHelpOptions = true,
         description = "The local HCA's verbs attributes, as rdma-core's ibv_devinfo prints them.",
@@ -40,6 +48,9 @@ public final class IbvDevinfoCommand extends HostCommand {
                 return 1;
             }
         }
+        if (onUmad()) {
+            return fromSysfs(p);
+        }
         String wanted = device != null ? device : node;
         try (Attached a = attach(wanted)) {
             if (a == null) {
@@ -66,5 +77,50 @@ public final class IbvDevinfoCommand extends HostCommand {
 
     private void usage() {
         spec.commandLine().usage(out());
+    }
+
+    /**
+     * On umad: every CA sysfs lists (or -d's), from its sysfs files and, for what only the device tells verbs
+     * (vendor and part id, the MTUs), NodeInfo and PortInfo over the CA's first umad port.
+     */
+    private int fromSysfs(int port) {
+        UmadSysfs s = sysfs();
+        List<String> cas = sysfsCas(s);
+        if (cas == null || cas.isEmpty()) {
+            err().println("No IB devices found");
+            return FAILED;
+        }
+        TransportOptions.Target t = transport.target();
+        String wanted = device != null ? device : node != null ? node : t.umadCa().isEmpty() ? null : t.umadCa();
+        if (wanted != null && !cas.contains(wanted)) {
+            err().println("IB device '" + wanted + "' wasn't found");
+            return FAILED;
+        }
+        List<String> names = wanted == null ? cas : List.of(wanted);
+        if (list) {
+            StringBuilder sb = new StringBuilder(names.size() + " HCA" + (names.size() == 1 ? "" : "s")
+                    + " found:\n");
+            names.forEach(n -> sb.append('\t').append(n).append('\n'));
+            out().print(sb.append('\n'));
+            return 0;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String name : names) {
+            SysfsDevice d = sysfsDevice(s, name);
+            if (port > d.numPorts()) {
+                out().print(sb);
+                err().println("Invalid port requested for device");
+                return 4;
+            }
+            LocalDevice smp;
+            try (UmadTransport u = UmadTransport.open(name, null, false)) {
+                smp = LocalDevice.read(new MadQuery(u), name, LocalDevice.View.KERNEL);
+            } catch (QueryException e) {
+                throw new MadTransportException(name + ": the local node does not answer: " + e.getMessage(), e);
+            }
+            sb.append(json ? toJson(HostTools.json(d)) : HostTools.ibvDevinfo(d, smp, port));
+        }
+        out().print(sb);
+        return 0;
     }
 }

@@ -192,33 +192,56 @@ public final class HostTools {
 
     /** {@code ibv_devinfo [-i port]}: the device and its ports (port 0: every port). */
     public static String ibvDevinfo(LocalDevice d, int port) {
+        return ibvDevinfo(d.sysfs(), d, port);
+    }
+
+    /**
+     * {@code ibv_devinfo [-i port]} from what verbs takes from the driver: the device's sysfs files (fw_ver, GUIDs,
+     * hw_rev, board_id, the ports' state, LIDs and link layer) and, for what only the device tells verbs, its
+     * NodeInfo and PortInfo ({@code smp}: vendor and part id, the MTUs). A line whose file is missing is left out
+     * (fw_ver, board_id), as is a port past NumPorts.
+     */
+    public static String ibvDevinfo(SysfsDevice s, LocalDevice smp, int port) {
         StringBuilder sb = new StringBuilder();
-        sb.append("hca_id:\t").append(d.name()).append('\n');
+        sb.append("hca_id:\t").append(s.name()).append('\n');
         sb.append("\ttransport:\t\t\tInfiniBand (0)\n");
-        if (d.firmware() != null) {
-            sb.append("\tfw_ver:\t\t\t\t").append(d.firmware()).append('\n');
+        if (s.file("fw_ver").present()) {
+            sb.append("\tfw_ver:\t\t\t\t").append(s.file("fw_ver").line()).append('\n');
         }
-        sb.append("\tnode_guid:\t\t\t").append(guidStr(d.nodeGuid())).append('\n');
-        sb.append("\tsys_image_guid:\t\t\t").append(guidStr(d.systemGuid())).append('\n');
-        sb.append(String.format("\tvendor_id:\t\t\t0x%04x%n", d.vendorId()));
-        sb.append("\tvendor_part_id:\t\t\t").append(d.deviceId()).append('\n');
-        sb.append(String.format("\thw_ver:\t\t\t\t0x%X%n", d.revision()));
-        sb.append("\tphys_port_cnt:\t\t\t").append(d.numPorts()).append('\n');
-        for (LocalDevice.Port p : d.ports()) {
-            if ((port != 0 && p.number() != port) || p.number() < 1 || p.number() > d.numPorts()) {
+        sb.append("\tnode_guid:\t\t\t").append(guidStr(SysfsDevice.guid(s.file("node_guid")))).append('\n');
+        sb.append("\tsys_image_guid:\t\t\t").append(guidStr(SysfsDevice.guid(s.file("sys_image_guid"))))
+                .append('\n');
+        sb.append(String.format("\tvendor_id:\t\t\t0x%04x%n", smp.vendorId()));
+        sb.append("\tvendor_part_id:\t\t\t").append(smp.deviceId()).append('\n');
+        SysfsDevice.File hw = s.file("hw_rev");
+        sb.append(String.format("\thw_ver:\t\t\t\t0x%X%n", hw.present() ? SysfsDevice.leadingNumber(
+                hw.text().strip().toLowerCase(java.util.Locale.ROOT).startsWith("0x") ? hw.text()
+                        : "0x" + hw.text().strip()) : smp.revision()));
+        if (s.file("board_id").present()) {
+            sb.append("\tboard_id:\t\t\t").append(s.file("board_id").line()).append('\n');
+        }
+        int numPorts = s.numPorts();
+        sb.append("\tphys_port_cnt:\t\t\t").append(numPorts).append('\n');
+        for (SysfsDevice.Port p : s.ports()) {
+            if ((port != 0 && p.number() != port) || p.number() < 1 || p.number() > numPorts) {
                 continue;
             }
-            int s = p.state();
+            LocalDevice.Port mp = smp.port(p.number());
+            int st = (int) SysfsDevice.number(p.file("state"));
+            int maxMtu = mp == null ? 0 : mp.maxMtu();
+            int activeMtu = mp == null ? 0 : mp.activeMtu();
+            SysfsDevice.File ll = p.file("link_layer");
             sb.append("\t\tport:\t").append(p.number()).append('\n');
-            sb.append("\t\t\tstate:\t\t\t").append(s < VERBS_STATES.length ? VERBS_STATES[s] : "invalid state")
-                    .append(" (").append(s).append(")\n");
-            sb.append("\t\t\tmax_mtu:\t\t").append(mtu(p.maxMtu())).append(" (").append(p.maxMtu()).append(")\n");
-            sb.append("\t\t\tactive_mtu:\t\t").append(mtu(p.activeMtu())).append(" (").append(p.activeMtu())
+            sb.append("\t\t\tstate:\t\t\t").append(st >= 0 && st < VERBS_STATES.length ? VERBS_STATES[st]
+                    : "invalid state").append(" (").append(st).append(")\n");
+            sb.append("\t\t\tmax_mtu:\t\t").append(mtu(maxMtu)).append(" (").append(maxMtu).append(")\n");
+            sb.append("\t\t\tactive_mtu:\t\t").append(mtu(activeMtu)).append(" (").append(activeMtu)
                     .append(")\n");
-            sb.append("\t\t\tsm_lid:\t\t\t").append(p.smLid()).append('\n');
-            sb.append("\t\t\tport_lid:\t\t").append(p.lid()).append('\n');
-            sb.append(String.format("\t\t\tport_lmc:\t\t0x%02x%n", p.lmc()));
-            sb.append("\t\t\tlink_layer:\t\tInfiniBand\n");
+            sb.append("\t\t\tsm_lid:\t\t\t").append(SysfsDevice.number(p.file("sm_lid"))).append('\n');
+            sb.append("\t\t\tport_lid:\t\t").append(SysfsDevice.number(p.file("lid"))).append('\n');
+            sb.append(String.format("\t\t\tport_lmc:\t\t0x%02x%n", SysfsDevice.number(p.file("lid_mask_count"))));
+            sb.append("\t\t\tlink_layer:\t\t").append(ll.present() && ll.line().equals("Ethernet") ? "Ethernet"
+                    : "InfiniBand").append('\n');
             sb.append('\n');
         }
         return sb.toString();

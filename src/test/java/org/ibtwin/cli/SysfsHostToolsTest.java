@@ -152,6 +152,17 @@ class SysfsHostToolsTest {
     }
 
     @Test
+    void ibvDevinfoListsTheCasAndNeedsTheDeviceForWhatOnlyItTells() {
+        assertThat(run("ibv_devinfo", "-l", "--umad").out()).isEqualTo("2 HCAs found:\n\tmlx5_0\n\tmlx5_1\n\n");
+        Run r = run("ibv_devinfo", "-d", "mlx5_1", "--umad");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("ibtwin ibv_devinfo: open /dev/infiniband/umad1: No such file or directory\n");
+        Run none = run("ibv_devinfo", "-d", "mlx5_9", "--umad");
+        assertThat(none.exit()).isEqualTo(255);
+        assertThat(none.err()).isEqualTo("IB device 'mlx5_9' wasn't found\n");
+    }
+
+    @Test
     void aFileIbstatCannotReadIsOneLineNamingIt() throws Exception {
         Path rate = sys.resolve("class/infiniband/mlx5_1/ports/2/rate");
         Files.delete(rate);

@@ -67,6 +67,16 @@ class SysfsInteropTest {
                     assertThat(ours.out()).as(what).isEqualTo(real.out());
                     assertThat(masked(ours.err())).as(what).isEqualTo(masked(real.err()));
                 }
+                // ibv_devinfo (no real one runs under libumad2sim: verbs is not simulated): over umad, sysfs and
+                // the device's SMPs print what the ibsim client's SMPs alone print
+                UmadClient.Result viaUmad = ours(c, "ibv_devinfo", List.of());
+                List<String> viaIbsim = new ArrayList<>(List.of("ibv_devinfo", "--ibsim", "127.0.0.1:" + sim.port()));
+                if (node != null) {
+                    viaIbsim.addAll(List.of("--sim-host", node));
+                }
+                UmadInteropTest.Run client = UmadInteropTest.inProcess(viaIbsim.toArray(String[]::new));
+                assertThat(viaUmad.exit()).as(viaUmad.err()).isEqualTo(client.exit());
+                assertThat(viaUmad.out()).as("ibv_devinfo at " + node).isEqualTo(client.out());
             }
         }
     }
