@@ -58,6 +58,11 @@ public final class TransportOptions {
             description = "CA port number to use (umad; accepted and unused on an ibsim).")
     String caPort;
 
+    @Option(names = "--gmp-pkey", paramLabel = "<pkey>",
+            description = "umad: send the GMPs (SA, PerfMgt, ...) with this P_Key, at its index in the port's P_Key "
+                    + "table (sysfs ports/N/pkeys/; default index 0, the default partition).")
+    String gmpPkey;
+
     /** Whether this host shows an HCA in sysfs (umad is then the default); tests replace it. */
     java.util.function.BooleanSupplier hcaHere = Umad::hcaPresent;
 
@@ -252,9 +257,36 @@ public final class TransportOptions {
                     t.simHost());
         }
         if (t.isUmad()) {
-            return t.openUmad(false);
+            UmadTransport u = t.openUmad(false);
+            if (gmpPkey != null) {
+                try {
+                    u.usePkey(pkey(gmpPkey));
+                } catch (IllegalArgumentException e) {
+                    u.close();
+                    throw e;
+                }
+            }
+            return u;
+        }
+        if (gmpPkey != null) {
+            throw new IllegalArgumentException("--gmp-pkey " + gmpPkey + ": only over umad (" + t
+                    + " carries no P_Key index)");
         }
         return t.connect(t.simHost(), false);
+    }
+
+    /** A P_Key as written on the command line ("0x8001", "32769"). */
+    static int pkey(String s) {
+        try {
+            String t = s.trim().toLowerCase(java.util.Locale.ROOT);
+            int v = t.startsWith("0x") ? Integer.parseInt(t.substring(2), 16) : Integer.parseInt(t);
+            if (v < 0 || v > 0xffff || (v & 0x7fff) == 0) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--gmp-pkey " + s + ": not a P_Key (0x0001-0xffff, not 0x8000)");
+        }
     }
 
     /**

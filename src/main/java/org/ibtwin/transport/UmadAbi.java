@@ -8,10 +8,12 @@ import java.nio.ByteOrder;
  * precedes every MAD read from or written to {@code /dev/infiniband/umadN}, the 28-byte
  * {@code struct ib_user_mad_reg_req} of {@code IB_USER_MAD_REGISTER_AGENT}, and the ioctl numbers.
  *
- * <p>The header is the 56-byte {@code struct ib_user_mad_hdr_old} (no P_Key index), the one the kernel uses for a
- * file that did not ask for {@code IB_USER_MAD_ENABLE_PKEY}. libumad2sim speaks only that one (it answers
- * ENABLE_PKEY with success and keeps the old layout), so the same bytes serve a kernel and the simulator; MADs go out
- * at P_Key index 0, the default partition, where management traffic belongs.
+ * <p>Two header layouts: the 56-byte {@code struct ib_user_mad_hdr_old} (no P_Key index), the one the kernel uses for
+ * a file that did not ask for {@code IB_USER_MAD_ENABLE_PKEY}, and the 64-byte {@code struct ib_user_mad_hdr}, the
+ * same followed by a host-order u16 {@code pkey_index} and 6 reserved bytes, once the file has (before any agent is
+ * registered). libumad2sim answers ENABLE_PKEY with success but lays its headers out as libibumad's
+ * {@code umad_size()} says in the process (56 unless libibumad itself opened a port there), so the transport asks
+ * that where libibumad is loaded ({@link UmadLibc#umadSize()}); under the old layout MADs go out at P_Key index 0.
  *
  * <p>Byte order: id, status, timeout_ms, retries, length and pkey_index are the host's (little-endian on the machines
  * this runs on); qpn, qkey, lid and flow_label are big-endian, as their {@code __be} types say.
@@ -19,6 +21,8 @@ import java.nio.ByteOrder;
 public final class UmadAbi {
     /** sizeof(struct ib_user_mad_hdr_old). */
     public static final int HDR_SIZE = 56;
+    /** sizeof(struct ib_user_mad_hdr): the old header, pkey_index (u16, host order) at 56, 6 reserved bytes. */
+    public static final int PKEY_HDR_SIZE = 64;
     /** sizeof(struct ib_user_mad_reg_req): 4 + 16 + 7 bytes, padded to the 4-byte alignment of its words. */
     public static final int REG_REQ_SIZE = 28;
     public static final int MAD_SIZE = 256;
@@ -29,7 +33,7 @@ public final class UmadAbi {
     public static final long REGISTER_AGENT = ioc(3, 1, REG_REQ_SIZE);
     /** _IOW(0x1b, 2, __u32). */
     public static final long UNREGISTER_AGENT = ioc(1, 2, 4);
-    /** _IO(0x1b, 3): not used (see the class comment). */
+    /** _IO(0x1b, 3): the 64-byte header, with the P_Key index, from then on. */
     public static final long ENABLE_PKEY = ioc(0, 3, 0);
 
     private UmadAbi() {
@@ -55,9 +59,14 @@ public final class UmadAbi {
         }
     }
 
-    /** The header followed by {@code mad}. */
+    /** The header (the old layout) followed by {@code mad}. */
     public static byte[] encode(Header h, byte[] mad) {
-        ByteBuffer b = ByteBuffer.allocate(HDR_SIZE + mad.length);
+        return encode(h, mad, HDR_SIZE);
+    }
+
+    /** The header in the layout of {@code hdrSize} bytes ({@link #HDR_SIZE} or {@link #PKEY_HDR_SIZE}), then mad. */
+    public static byte[] encode(Header h, byte[] mad, int hdrSize) {
+        ByteBuffer b = ByteBuffer.allocate(hdrSize + mad.length);
         b.order(ByteOrder.nativeOrder());
         b.putInt(0, h.agentId());
         b.putInt(4, h.status());
@@ -71,14 +80,22 @@ public final class UmadAbi {
         b.put(30, (byte) h.sl());
         b.put(31, (byte) h.pathBits());
         // grh_present 32, gid_index 33, hop_limit 34, traffic_class 35, gid 36-51, flow_label 52-55: no GRH
-        b.put(HDR_SIZE, mad);
+        if (hdrSize == PKEY_HDR_SIZE) {
+            b.order(ByteOrder.nativeOrder()).putShort(56, (short) h.pkeyIndex());
+        }
+        b.put(hdrSize, mad);
         return b.array();
     }
 
-    /** The header at the start of {@code buf} (at least {@link #HDR_SIZE} bytes). */
+    /** The header (the old layout) at the start of {@code buf}. */
     public static Header decode(byte[] buf) {
-        if (buf.length < HDR_SIZE) {
-            throw new IllegalArgumentException("umad header of " + buf.length + " bytes, expected " + HDR_SIZE);
+        return decode(buf, HDR_SIZE);
+    }
+
+    /** The header in the layout of {@code hdrSize} bytes at the start of {@code buf}. */
+    public static Header decode(byte[] buf, int hdrSize) {
+        if (buf.length < hdrSize) {
+            throw new IllegalArgumentException("umad header of " + buf.length + " bytes, expected " + hdrSize);
         }
         ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
         int id = b.getInt(0);
@@ -86,7 +103,7 @@ public final class UmadAbi {
         int timeout = b.getInt(8);
         int retries = b.getInt(12);
         int length = b.getInt(16);
-        int pkeyIndex = 0;
+        int pkeyIndex = hdrSize == PKEY_HDR_SIZE ? b.getShort(56) & 0xffff : 0;
         b.order(ByteOrder.BIG_ENDIAN);
         return new Header(id, status, timeout, retries, length, b.getInt(20) & 0xffffff, b.getInt(24),
                 b.getShort(28) & 0xffff, b.get(30) & 0xff, b.get(31) & 0xff, pkeyIndex);

@@ -64,6 +64,14 @@ public interface UmadLibc {
     /** The shared object that the call {@code symbol} was bound in (dladdr), e.g. "/lib/.../libc.so.6". */
     String boundIn(String symbol);
 
+    /**
+     * What libibumad's {@code umad_size()} returns in this process, where libibumad is loaded (libumad2sim brings it
+     * in, and lays its headers out by it); null where it is not (a JVM on a kernel's umad).
+     */
+    default Integer umadSize() {
+        return null;
+    }
+
     /** How the symbols were looked up: "global scope (dlsym RTLD_DEFAULT)" or the JDK's default lookup. */
     String lookup();
 }

@@ -46,7 +46,7 @@ public final class UmadTransport implements MadTransport {
     private static final int POLL_MILLIS = 100;
     /** How long after the kernel's timeout a silent attempt counts as lost here. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    private static final int BUF_SIZE = UmadAbi.HDR_SIZE + 2048;
+    private static final int BUF_SIZE = UmadAbi.PKEY_HDR_SIZE + 2048;
 
     /** The methods an SM's SMI agents take unsolicited: Get, Set, Trap, TrapRepress (SMInfo from other SMs). */
     private static final int[] SM_SMI_METHODS = {0x01, 0x02, 0x05, 0x07};
@@ -69,6 +69,10 @@ public final class UmadTransport implements MadTransport {
     private final Thread receiver;
     private volatile Consumer<ReceivedMad> unsolicited;
     private volatile int issmFd = -1;
+    /** The header layout this file speaks: {@link UmadAbi#HDR_SIZE}, or {@link UmadAbi#PKEY_HDR_SIZE}. */
+    private volatile int hdrSize = UmadAbi.HDR_SIZE;
+    /** The P_Key index GMPs (QP1) go out at, from {@link #usePkey}; -1: the address's own (0). */
+    private volatile int gmpPkeyIndex = -1;
 
     /** One request in flight; its mutable state is guarded by the object itself. */
     private static final class Pending {
@@ -138,6 +142,7 @@ public final class UmadTransport implements MadTransport {
                     + (e.errno() == UmadLibc.EACCES ? " (the umad devices need root or the rdma group)" : ""), e);
         }
         UmadTransport t = new UmadTransport(libc, sysfs, p, fd, sm);
+        t.hdrSize = headerSize(libc, fd);
         try {
             if (sm) {
                 t.register(0, 0x01, 1, SM_SMI_METHODS);
@@ -152,6 +157,61 @@ public final class UmadTransport implements MadTransport {
         t.receiver.start();
         LOG.log(Level.DEBUG, "umad: {0} port {1} on {2}", p.ca(), p.port(), p.device());
         return t;
+    }
+
+    /**
+     * The header layout of a freshly opened file: IB_USER_MAD_ENABLE_PKEY (before any agent is registered) asks for
+     * the one with the P_Key index; where libibumad is loaded (libumad2sim, which answers the ioctl with success)
+     * its umad_size() is the layout; a kernel that refuses the ioctl keeps the old one.
+     */
+    static int headerSize(UmadLibc libc, int fd) {
+        try {
+            libc.ioctl(fd, UmadAbi.ENABLE_PKEY);
+        } catch (UmadLibc.CallFailed e) {
+            return UmadAbi.HDR_SIZE;
+        }
+        Integer sim = libc.umadSize();
+        return sim == null || sim == UmadAbi.PKEY_HDR_SIZE ? UmadAbi.PKEY_HDR_SIZE : UmadAbi.HDR_SIZE;
+    }
+
+    /** The header layout in use (56: no P_Key index; 64: with it). */
+    public int headerSize() {
+        return hdrSize;
+    }
+
+    /**
+     * Sends GMPs (QP1: SA, PerfMgt, ...) at the index of {@code pkey} in this port's P_Key table (sysfs
+     * {@code ports/N/pkeys/}, its 15 low bits matched, a full member preferred); SMPs stay on QP0, which takes none.
+     *
+     * @return the index
+     * @throws IllegalArgumentException one line, when the table does not hold it, or the header cannot carry it
+     */
+    public int usePkey(int pkey) {
+        int index;
+        try {
+            index = sysfs.pkeyIndex(port, pkey);
+        } catch (UmadLibc.CallFailed e) {
+            throw new IllegalArgumentException(sysfs.dir(port) + "/pkeys: " + e.getMessage(), e);
+        }
+        if (index < 0) {
+            throw new IllegalArgumentException(String.format("P_Key 0x%04x is not in %s port %d's P_Key table (%s)",
+                    pkey, port.ca(), port.port(), sysfs.dir(port) + "/pkeys"));
+        }
+        if (index != 0 && hdrSize != UmadAbi.PKEY_HDR_SIZE) {
+            throw new IllegalArgumentException(String.format("P_Key 0x%04x is at index %d of %s port %d's table, but "
+                    + "%s takes no P_Key index (its header is the %d-byte one)", pkey, index, port.ca(), port.port(),
+                    port.device(), hdrSize));
+        }
+        gmpPkeyIndex = index;
+        return index;
+    }
+
+    /** Where {@code mad} goes: {@code to}, at the P_Key index of {@link #usePkey} for a GMP. */
+    private MadAddress address(byte[] mad, MadAddress to) {
+        int cls = mad[1] & 0xff;
+        int index = gmpPkeyIndex;
+        return index < 0 || cls == 0x01 || cls == 0x81 ? to
+                : new MadAddress(to.lid(), to.qpn(), to.qkey(), to.sl(), index);
     }
 
     /** The port this transport serves. */
@@ -226,7 +286,7 @@ public final class UmadTransport implements MadTransport {
         }
         long callerTid = tid(mad);
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-        byte[] message = UmadAbi.encode(UmadAbi.Header.send(agent, to, millis), mad);
+        byte[] message = UmadAbi.encode(UmadAbi.Header.send(agent, address(mad, to), millis), mad, hdrSize);
         Pending p = new Pending(callerTid, message, timeout, retries);
         long key = callerTid & 0xffff_ffffL;
         if (pending.putIfAbsent(key, p) != null) {
@@ -246,7 +306,7 @@ public final class UmadTransport implements MadTransport {
             throw new MadTransportException("umad transport is closed");
         }
         try {
-            write(UmadAbi.encode(UmadAbi.Header.send(agentFor(mad), to, 0), mad));
+            write(UmadAbi.encode(UmadAbi.Header.send(agentFor(mad), address(mad, to), 0), mad, hdrSize));
         } catch (UmadLibc.CallFailed e) {
             throw new MadTransportException(port.device() + ": " + e.getMessage(), e);
         }
@@ -429,22 +489,23 @@ public final class UmadTransport implements MadTransport {
     }
 
     private void dispatch(byte[] buf, int n) {
-        if (n < UmadAbi.HDR_SIZE + 24) {
+        int hdr = hdrSize;
+        if (n < hdr + 24) {
             LOG.log(Level.DEBUG, "umad: short read of {0} bytes dropped", n);
             return;
         }
-        UmadAbi.Header h = UmadAbi.decode(buf);
-        int length = n - UmadAbi.HDR_SIZE;
+        UmadAbi.Header h = UmadAbi.decode(buf, hdr);
+        int length = n - hdr;
         // the header's length counts the MAD as it came (and the header); past it the buffer holds nothing of it
-        if (h.length() > UmadAbi.HDR_SIZE + 24 && h.length() < n) {
-            length = h.length() - UmadAbi.HDR_SIZE;
+        if (h.length() > hdr + 24 && h.length() < n) {
+            length = h.length() - hdr;
             n = h.length();
         }
-        int cls = buf[UmadAbi.HDR_SIZE + 1] & 0xff;
+        int cls = buf[hdr + 1] & 0xff;
         // an SA response at its own length (OpenSM's, through libumad2sim) keeps it: its records are counted by it
         byte[] mad = cls == 0x03 && length >= 56 && length < UmadAbi.MAD_SIZE
-                ? Arrays.copyOfRange(buf, UmadAbi.HDR_SIZE, n)
-                : Arrays.copyOf(Arrays.copyOfRange(buf, UmadAbi.HDR_SIZE, n), Math.max(UmadAbi.MAD_SIZE, length));
+                ? Arrays.copyOfRange(buf, hdr, n)
+                : Arrays.copyOf(Arrays.copyOfRange(buf, hdr, n), Math.max(UmadAbi.MAD_SIZE, length));
         long key = tid(mad) & 0xffff_ffffL;
         if (h.status() != 0) {   // the kernel gives a send back with its status (ETIMEDOUT: no response came)
             Pending p = pending.get(key);

@@ -100,6 +100,19 @@ final class LibcUmad implements UmadLibc {
     }
 
     @Override
+    public Integer umadSize() {
+        Optional<MemorySegment> at = GLOBAL ? find("umad_size") : Optional.empty();
+        if (at.isEmpty()) {
+            return null;
+        }
+        try {
+            return (int) (long) LINKER.downcallHandle(at.get(), FunctionDescriptor.of(LONG)).invokeExact();
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    @Override
     public String lookup() {
         return GLOBAL ? "global scope (dlsym RTLD_DEFAULT)" : "the JDK's default lookup";
     }

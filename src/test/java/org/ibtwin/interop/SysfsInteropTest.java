@@ -78,6 +78,12 @@ class SysfsInteropTest {
                 assertThat(viaUmad.exit()).as(viaUmad.err()).isEqualTo(client.exit());
                 assertThat(viaUmad.out()).as("ibv_devinfo at " + node).isEqualTo(client.out());
             }
+            // --gmp-pkey looks the P_Key up in libumad2sim's table (0xffff at index 0, the rest 0x0000)
+            UmadClient c = new UmadClient(tools.umad2sim, sim.port(), dir, "H-h2", TIMEOUT);
+            UmadClient.Result bad = ours(c, "perfquery", List.of("--gmp-pkey", "0x8001"));
+            assertThat(bad.exit()).as(bad.err()).isEqualTo(2);
+            assertThat(masked(bad.err())).isEqualTo("ibtwin perfquery: P_Key 0x8001 is not in ibsim0 port 1's P_Key "
+                    + "table (/sys/class/infiniband/ibsim0/ports/1/pkeys)\n");
         }
     }
 

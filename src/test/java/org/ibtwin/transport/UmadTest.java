@@ -16,7 +16,10 @@ class UmadTest {
     /** A sysfs tree and device nodes in memory; open fails with {@code openErrno} unless 0. */
     static final class FakeLibc implements UmadLibc {
         final Map<String, String> files = new TreeMap<>();
+        final List<byte[]> written = new ArrayList<>();
         int openErrno;
+        /** libibumad's umad_size() in the process (libumad2sim's layout), null: libibumad not loaded. */
+        Integer umadSize;
 
         FakeLibc hca(String ca, int port, int umad, long nodeGuid, String lid) {
             files.put(UmadSysfs.CLASS + "/" + ca + "/node_guid", guid(nodeGuid) + "\n");
@@ -61,7 +64,13 @@ class UmadTest {
 
         @Override
         public int write(int fd, byte[] data, int length) {
+            written.add(java.util.Arrays.copyOf(data, length));
             return length;
+        }
+
+        @Override
+        public Integer umadSize() {
+            return umadSize;
         }
 
         @Override
@@ -168,5 +177,52 @@ class UmadTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("CA mlx5_9 not found: no InfiniBand port with a umad device here "
                         + "(/sys/class/infiniband_mad lists none)");
+    }
+
+    @Test
+    void gmpsGoOutAtTheIndexOfTheirPkeyInThePortsTableWithTheKernelsPkeyHeader() {
+        FakeLibc libc = new FakeLibc().hca("mlx5_0", 1, 0, 0xec0d9a0300a45e10L, "0x1b");
+        String pk = UmadSysfs.CLASS + "/mlx5_0/ports/1/pkeys/";
+        libc.files.put(pk + "0", "0xffff\n");
+        libc.files.put(pk + "1", "0x0000\n");
+        libc.files.put(pk + "2", "0x0001\n");   // 0x8001's limited member
+        libc.files.put(pk + "3", "0x8001\n");   // ... and its full member, preferred
+        libc.files.put(pk + "4", "0x0002\n");
+        try (UmadTransport t = UmadTransport.open(libc, null, null, false)) {
+            assertThat(t.headerSize()).isEqualTo(UmadAbi.PKEY_HDR_SIZE);   // ENABLE_PKEY taken, no libibumad here
+            assertThat(t.usePkey(0x8001)).isEqualTo(3);
+            assertThat(t.usePkey(0x0001)).isEqualTo(3);
+            assertThat(t.usePkey(0x8002)).isEqualTo(4);
+            assertThat(t.usePkey(0x7fff)).isZero();
+            assertThatThrownBy(() -> t.usePkey(0x8003)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("P_Key 0x8003 is not in mlx5_0 port 1's P_Key table ("
+                            + UmadSysfs.CLASS + "/mlx5_0/ports/1/pkeys)");
+            t.usePkey(0x8001);
+            byte[] gmp = new byte[256];
+            gmp[0] = 1;
+            gmp[1] = 0x04;   // PerfMgt
+            gmp[2] = 1;
+            gmp[3] = 1;
+            t.send(gmp, MadAddress.gsi(0x22));
+            byte[] smp = IbsimRoundTripBench.drNodeInfo(7, 0);
+            t.send(smp, MadAddress.directed());
+            byte[] g = libc.written.get(0);
+            assertThat(g).hasSize(64 + 256);
+            assertThat(ByteBuffer.wrap(g).order(ByteOrder.nativeOrder()).getShort(56)).isEqualTo((short) 3);
+            assertThat(g[64 + 1]).isEqualTo((byte) 0x04);
+            assertThat(UmadAbi.decode(g, 64).pkeyIndex()).isEqualTo(3);
+            byte[] s = libc.written.get(1);   // an SMP on QP0 keeps index 0
+            assertThat(ByteBuffer.wrap(s).order(ByteOrder.nativeOrder()).getShort(56)).isZero();
+        }
+        // libumad2sim: the layout libibumad's umad_size() gives, 56 bytes, which has no index to carry
+        libc.umadSize = 56;
+        libc.written.clear();
+        try (UmadTransport t = UmadTransport.open(libc, null, null, false)) {
+            assertThat(t.headerSize()).isEqualTo(UmadAbi.HDR_SIZE);
+            assertThat(t.usePkey(0xffff)).isZero();
+            assertThatThrownBy(() -> t.usePkey(0x8001)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is at index 3 of mlx5_0 port 1's table, but /dev/infiniband/umad0 takes "
+                            + "no P_Key index (its header is the 56-byte one)");
+        }
     }
 }
