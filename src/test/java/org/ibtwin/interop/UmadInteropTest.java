@@ -25,9 +25,10 @@ import picocli.CommandLine;
  * {@code /dev/infiniband/umad0} and sysfs tree exist only in that library's view, talks to a real {@code ibsim -r}
  * through exactly the calls that talk to a kernel. {@code ibtwin sm -o --umad} brings the subnet up; ibnetdiscover,
  * iblinkinfo, perfquery, saquery and doctor over {@code --umad} print what they print over the ibsim client (run in
- * this JVM; saquery for answers of one RMPP segment: libumad2sim hands a reader the last 16 bytes of a MAD another
- * client sent as whatever its buffer held, which spoils multi-segment tables and nothing else); bench umad shows the C library's calls bound in libumad2sim, and the JDK's own lookup, which the preload
- * does not reach, finds no HCA at all.
+ * this JVM; saquery for answers of one RMPP segment: libumad2sim queues each MAD in a 288-byte buffer and copies
+ * 232 bytes of it, so a reader gets the last 24 bytes of a MAD from past that buffer, which spoils multi-segment
+ * tables and nothing else; see the README); bench umad shows the C library's calls bound in libumad2sim, and the
+ * JDK's own lookup, which the preload does not reach, finds no HCA at all.
  */
 @Tag("interop")
 class UmadInteropTest {
