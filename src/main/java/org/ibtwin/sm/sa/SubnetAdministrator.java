@@ -23,9 +23,11 @@ import org.ibtwin.transport.ReceivedMad;
  * The subnet administrator at the SM's port: answers SA MADs (class 0x03) from the {@link SaSnapshot} of the last
  * heavy sweep. SubnAdmGet (one record: none is ERR_NO_RECORDS, several ERR_TOO_MANY_RECORDS) and SubnAdmGetTable
  * with component masks for NodeRecord, PortInfoRecord, PathRecord, LinkRecord, SwitchInfoRecord, LFTRecord,
- * P_KeyTableRecord, SMInfoRecord and MCMemberRecord; SubnAdmSet/Delete of MCMemberRecord (join and leave the IPoIB
- * broadcast groups), SubnAdmSet of InformInfo (subscriptions), SubnAdmSet/Get/GetTable/Delete of ServiceRecord
- * (registrations with leases, {@link Services}); Get(ClassPortInfo).
+ * P_KeyTableRecord, SMInfoRecord, MCMemberRecord, InformInfoRecord and GUIDInfoRecord; SubnAdmSet/Delete of
+ * MCMemberRecord (join and leave the IPoIB broadcast groups), SubnAdmSet of InformInfo (subscriptions,
+ * {@link Subscriptions}, and the Reports of traps to them), SubnAdmSet/Get/GetTable/Delete of ServiceRecord
+ * (registrations with leases, {@link Services}), SubnAdmSet/Delete of GUIDInfoRecord (alias GUIDs,
+ * {@link AliasGuids}); Get(ClassPortInfo). A request with a non-zero SM_Key other than the SA key is dropped.
  *
  * <p>A GetTable response goes out by RMPP ({@link RmppSender}). A response that fits one MAD is sent at its own
  * length (header and records), as OpenSM's is, so a client that reads the datagram's length (saquery through
