@@ -1,10 +1,8 @@
 package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -57,27 +54,17 @@ class SaSubscriptionInteropTest {
     private static final int GIR_ID = AttributeIds.GUID_INFO_RECORD;
     private static final HexFormat HEX = HexFormat.of();
 
-    private static RealTools tools;
     private static Path saquery;
+    private static RealTools tools;
 
     @BeforeAll
     static void findTools() {
+        saquery = RealTools.diagOrSkip("saquery");
         tools = RealTools.findOrSkip();
-        Optional<Path> s = RealTools.executable("saquery");
-        if (s.isEmpty()) {
-            String notice = "INTEROP SKIPPED: saquery not found (install infiniband-diags)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("CI=true but " + notice);
-            }
-            org.junit.jupiter.api.Assumptions.assumeTrue(false, notice);
-        }
-        saquery = s.orElseThrow();
     }
 
     private static RemoteIbsim sim(Path dir) throws Exception {
-        Path net = dir.resolve("four.net");
-        Files.writeString(net, RemoteIbsim.FOUR_CAS);
-        return RemoteIbsim.start(tools.ibsim, net, 26210, 26280, List.of(), Duration.ofSeconds(10));
+        return RemoteIbsim.fourCas(tools.ibsim, dir, 26210, 26280);
     }
 
     private static byte[] informInfo(boolean generic, int number, int producer, boolean subscribe) {
@@ -256,20 +243,7 @@ class SaSubscriptionInteropTest {
 
     private static byte[] service() {
         Layout sr = SaAttributes.SERVICE_RECORD;
-        byte[] r = new byte[sr.size()];
-        sr.set(r, 0, "ServRecID", 0x1000000000000abcL);
-        byte[] gid = new byte[16];
-        gid[0] = (byte) 0xfe;
-        gid[1] = (byte) 0x80;
-        gid[13] = 0x10;
-        gid[15] = 0x05;
-        sr.setBytes(r, 0, "ServRecGid", gid);
-        sr.set(r, 0, "ServRecPkey", 0xffff);
-        sr.set(r, 0, "ServRecLease", 0xffffffffL);
-        byte[] name = new byte[64];
-        byte[] n = "ibtwin-subscriber".getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(n, 0, name, 0, n.length);
-        sr.setBytes(r, 0, "ServRecName", name);
+        byte[] r = SaServiceInteropTest.serviceRecord(0x05, 0xffff, "ibtwin-subscriber");
         byte[] d = new byte[64];
         for (int i = 0; i < 56; i++) {
             d[i] = (byte) (0xa0 + i);
@@ -279,10 +253,8 @@ class SaSubscriptionInteropTest {
     }
 
     private static long serviceMask() {
-        int a = AttributeIds.SERVICE_RECORD;
-        long mask = SaComponents.bit(a, "ServRecID") | SaComponents.bit(a, "ServRecGid")
-                | SaComponents.bit(a, "ServRecPkey") | SaComponents.bit(a, "ServRecLease")
-                | SaComponents.bit(a, "ServRecName");
+        long mask = SaServiceInteropTest.serviceMask();
+        // and ServiceData8/16/32/64, components 7..36
         for (int bit = 7; bit <= 36; bit++) {
             mask |= 1L << bit;
         }
@@ -296,19 +268,9 @@ class SaSubscriptionInteropTest {
         Path osmDir = Files.createDirectories(dir.resolve("opensm"));
         try (RemoteIbsim ibsim = sim(osmDir)) {
             int port = ibsim.port();
-            UmadClient smClient = new UmadClient(tools.umad2sim, port, osmDir, "H-h1", TOOL_TIMEOUT);
-            Path log = osmDir.resolve("opensm.log");
-            Process osm = smClient.start(tools.opensm, osmDir.resolve("opensm.out"), "-s", "0", "-f",
-                    log.toString());
+            Process osm = RealTools.opensmWithSa(tools, port, osmDir, "Default=0x7fff : ALL=full ;\n",
+                    TOOL_TIMEOUT);
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                UmadClient c = new UmadClient(tools.umad2sim, port, osmDir, "H-h2", TOOL_TIMEOUT);
-                while (c.run(saquery, "SMIR").exit() != 0) {
-                    if (!osm.isAlive() || System.nanoTime() > deadline) {
-                        fail("OpenSM's SA did not answer:\n" + RealTools.tail(RealTools.read(log)));
-                    }
-                    Thread.sleep(100);
-                }
                 opensm = scenario(port, osmDir, printed, false);
             } finally {
                 RealTools.stop(osm);

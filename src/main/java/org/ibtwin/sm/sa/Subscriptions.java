@@ -100,7 +100,7 @@ final class Subscriptions {
                 continue;
             }
             byte[] gid = II.getBytes(i, 0, "InformGID");
-            if (!isZero(gid)) {
+            if (!McGroups.isZero(gid)) {
                 if (issuerGid == null || !Arrays.equals(gid, issuerGid)) {
                     continue;
                 }
@@ -121,15 +121,6 @@ final class Subscriptions {
             out.add(s);
         }
         return out;
-    }
-
-    private static boolean isZero(byte[] b) {
-        for (byte x : b) {
-            if (x != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     static long guidOf(byte[] gid) {
