@@ -35,10 +35,13 @@ import picocli.CommandLine.Parameters;
             "  NodeRecord (NR) [lid]",
             "  PortInfoRecord (PIR) [[lid]/[port]/[options]]",
             "  PKeyTableRecord (PKTR) [[lid]/[port]/[block]]",
+            "  InformInfoRecord (IIR) [subscriber_gid]",
             "  LinkRecord (LR) [[from_lid]/[from_port]] [[to_lid]/[to_port]]",
+            "  ServiceRecord (SR)",
             "  PathRecord (PR)",
             "  MCMemberRecord (MCMR)",
             "  LFTRecord (LFTR) [[lid]/[block]]",
+            "  GUIDInfoRecord (GIR) [[lid]/[block]]",
             "  SwitchInfoRecord (SWIR) [lid]",
             "  SMInfoRecord (SMIR) [lid]",
             "",
@@ -63,6 +66,8 @@ public final class SaqueryCommand extends DiagCommand {
             + "only for group specified, for example 'saquery -m 0xC000')") boolean members;
     @Option(names = "-x", description = "get LinkRecord info") boolean linkRecords;
     @Option(names = "-c", description = "get the SA's class port info") boolean classPortInfo;
+    @Option(names = "-S", description = "get ServiceRecord info") boolean serviceRecords;
+    @Option(names = "-I", description = "get InformInfoRecord (subscription) info") boolean informInfoRecords;
     @Option(names = {"-D", "--list"}, description = "the node desc of the CA's") boolean list;
     @Option(names = "--src-to-dst", paramLabel = "<src:dst>", description = "get a PathRecord for <src:dst> where "
             + "src and dst are either node names or LIDs") String srcToDst;
@@ -176,6 +181,12 @@ public final class SaqueryCommand extends DiagCommand {
         }
         if (linkRecords) {
             query = Query.LINK_RECORD;
+        }
+        if (serviceRecords) {
+            query = Query.SERVICE_RECORD;
+        }
+        if (informInfoRecords) {
+            query = Query.INFORM_INFO_RECORD;
         }
         // the last of these saquery reads wins, as in its option loop
         for (Flag f : List.of(new Flag(nodeRecords, Cmd.NODE_RECORD, null),

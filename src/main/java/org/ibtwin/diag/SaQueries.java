@@ -71,11 +71,13 @@ public final class SaQueries {
         PKEY_TABLE_RECORD("PKeyTableRecord", "PKTR", AttributeIds.P_KEY_TABLE_RECORD, " [[lid]/[port]/[block]]",
                 new String[][] {{"Lid", "PortNum", "BlockNum"}}, (r, cpi, out) -> SaRecords.pkeyTableRecord(r, out)),
         VL_ARB_TABLE_RECORD("VLArbitrationTableRecord", "VLAR", AttributeIds.VL_ARB_RECORD, "", null, null),
-        INFORM_INFO_RECORD("InformInfoRecord", "IIR", AttributeIds.INFORM_INFO_RECORD, "", null, null),
+        INFORM_INFO_RECORD("InformInfoRecord", "IIR", AttributeIds.INFORM_INFO_RECORD, " [subscriber_gid]", null,
+                (r, cpi, out) -> SaRecords.informInfoRecord(r, out)),
         LINK_RECORD("LinkRecord", "LR", AttributeIds.LINK_RECORD, " [[from_lid]/[from_port]] [[to_lid]/[to_port]]",
                 new String[][] {{"FromLID", "FromPort"}, {"ToLID", "ToPort"}},
                 (r, cpi, out) -> SaRecords.linkRecord(r, out)),
-        SERVICE_RECORD("ServiceRecord", "SR", AttributeIds.SERVICE_RECORD, "", null, null),
+        SERVICE_RECORD("ServiceRecord", "SR", AttributeIds.SERVICE_RECORD, "", null,
+                (r, cpi, out) -> SaRecords.serviceRecord(r, out)),
         PATH_RECORD("PathRecord", "PR", AttributeIds.PATH_RECORD, "", null,
                 (r, cpi, out) -> SaRecords.pathRecord(r, out)),
         MC_MEMBER_RECORD("MCMemberRecord", "MCMR", AttributeIds.MC_MEMBER_RECORD, "", null,
@@ -83,7 +85,8 @@ public final class SaQueries {
         LFT_RECORD("LFTRecord", "LFTR", AttributeIds.LFT_RECORD, " [[lid]/[block]]",
                 new String[][] {{"Lid", "BlockNum"}}, (r, cpi, out) -> SaRecords.lftRecord(r, out)),
         MFT_RECORD("MFTRecord", "MFTR", AttributeIds.MFT_RECORD, "", null, null),
-        GUID_INFO_RECORD("GUIDInfoRecord", "GIR", AttributeIds.GUID_INFO_RECORD, "", null, null),
+        GUID_INFO_RECORD("GUIDInfoRecord", "GIR", AttributeIds.GUID_INFO_RECORD, " [[lid]/[block]]",
+                new String[][] {{"Lid", "BlockNum"}}, (r, cpi, out) -> SaRecords.guidInfoRecord(r, out)),
         SWITCH_INFO_RECORD("SwitchInfoRecord", "SWIR", AttributeIds.SWITCH_INFO_RECORD, " [lid]",
                 new String[][] {{"Lid"}}, SaRecords::switchInfoRecord),
         SM_INFO_RECORD("SMInfoRecord", "SMIR", AttributeIds.SM_INFO_RECORD, " [lid]", new String[][] {{"Lid"}},
@@ -253,9 +256,9 @@ public final class SaQueries {
 
     private static Layout layout(int attr) {
         Layout l = attr == AttributeIds.CLASS_PORT_INFO ? PerfAttributes.CLASS_PORT_INFO : SaAttributes.record(attr);
-        if (l == null || attr == AttributeIds.INFORM_INFO || attr == AttributeIds.SERVICE_RECORD) {
+        if (l == null || attr == AttributeIds.INFORM_INFO) {
             throw new Failure(USAGE, "ibtwin saquery: this query is not supported yet (supported: CPI, "
-                    + "NR, PIR, PKTR, LR, PR, MCMR, LFTR, SWIR, SMIR)");
+                    + "NR, PIR, PKTR, IIR, LR, SR, PR, MCMR, LFTR, GIR, SWIR, SMIR)");
         }
         return l;
     }
@@ -340,6 +343,17 @@ public final class SaQueries {
             pathRecords(criteria, srcLid, dstLid, numb);
         } else if (query == Query.MC_MEMBER_RECORD) {
             mcMemberRecords(criteria);
+        } else if (query == Query.INFORM_INFO_RECORD) {
+            // saquery IIR [subscriber_gid]: the subscriptions of that port, else all
+            byte[] t = new byte[layout(attr).size()];
+            long mask = 0;
+            if (!args.isEmpty()) {
+                SaAttributes.INFORM_INFO_RECORD.setBytes(t, 0, "SubscriberGID", gidArg(args.get(0)));
+                mask = SaComponents.bit(attr, "SubscriberGID");
+            }
+            table(attr, mask, t, query.printer);
+        } else if (query == Query.SERVICE_RECORD) {
+            table(attr, 0, new byte[layout(attr).size()], query.printer);
         } else {
             MadQuery.SaResult r = call(Methods.GET_TABLE, attr, 0, 0, new byte[0]);
             if (r.status() != 0) {

@@ -109,6 +109,81 @@ public final class SaRecords {
                 .append(String.format("\t\tNodeDescription.........%s%n", description(r)));
     }
 
+    /** saquery's InformInfoRecord dump (-I, IIR): the subscriber, then its InformInfo, generic or vendor. */
+    public static void informInfoRecord(byte[] r, StringBuilder out) {
+        Layout l = SaAttributes.INFORM_INFO_RECORD;
+        boolean generic = l.get(r, 0, "InformIsGeneric") != 0;
+        out.append("InformInfoRecord dump:\n\t\tRID\n")
+                .append(String.format("\t\tSubscriberGID...........%s%n", Gids.ntop(l.getBytes(r, 0, "SubscriberGID"))))
+                .append(String.format("\t\tSubscriberEnum..........0x%X%n", l.get(r, 0, "SubscriberEnum")))
+                .append("\t\tInformInfo dump:\n")
+                .append(String.format("\t\tgid.....................%s%n", Gids.ntop(l.getBytes(r, 0, "InformGID"))))
+                .append(String.format("\t\tlid_range_begin.........%d%n", l.get(r, 0, "InformLIDRangeBegin")))
+                .append(String.format("\t\tlid_range_end...........%d%n", l.get(r, 0, "InformLIDRangeEnd")))
+                .append(String.format("\t\tis_generic..............0x%X%n", l.get(r, 0, "InformIsGeneric")))
+                .append(String.format("\t\tsubscribe...............0x%X%n", l.get(r, 0, "InformSubscribe")))
+                .append(String.format("\t\ttrap_type...............0x%X%n", l.get(r, 0, "InformType")));
+        if (generic) {
+            out.append(String.format("\t\ttrap_num................%d%n", l.get(r, 0, "InformTrapNumber")));
+        } else {
+            out.append(String.format("\t\tdev_id..................0x%X%n", l.get(r, 0, "InformTrapNumber")));
+        }
+        out.append("\t\tqpn.....................<not displayed>\n")
+                .append(String.format("\t\tresp_time_val...........0x%X%n", l.get(r, 0, "InformRespTimeVal")));
+        if (generic) {
+            out.append(String.format("\t\tnode_type...............0x%06X%n", l.get(r, 0, "InformProducerType")));
+        } else {
+            out.append(String.format("\t\tvendor_id...............0x%06X%n", l.get(r, 0, "InformProducerType")));
+        }
+    }
+
+    /** saquery's GUIDInfoRecord dump (GIR): the LID, the block and its eight GUIDs. */
+    public static void guidInfoRecord(byte[] r, StringBuilder out) {
+        Layout l = SaAttributes.GUID_INFO_RECORD;
+        out.append("GUIDInfo Record dump:\n")
+                .append(String.format("\t\tLID........................%d%n", l.get(r, 0, "Lid")))
+                .append(String.format("\t\tBlock......................%d%n", l.get(r, 0, "BlockNum")));
+        for (int i = 0; i < 8; i++) {
+            out.append(String.format("\t\tGUID %d.....................0x%016x%n", i, l.get(r, 0, "Guid" + i)));
+        }
+    }
+
+    /**
+     * saquery's ServiceRecord dump (-S, SR): ServiceID, GID, P_Key, lease, the key not shown, the name, then the
+     * service data as 16 bytes, 8 16-bit words, 4 32-bit and 2 64-bit words, numbered from 1.
+     */
+    public static void serviceRecord(byte[] r, StringBuilder out) {
+        Layout l = SaAttributes.SERVICE_RECORD;
+        byte[] name = l.getBytes(r, 0, "ServRecName");
+        int end = 0;
+        while (end < name.length && name[end] != 0) {
+            end++;
+        }
+        out.append("ServiceRecord dump:\n")
+                .append(String.format("\t\tServiceID...............0x%016x%n", l.get(r, 0, "ServRecID")))
+                .append(String.format("\t\tServiceGID..............%s%n", Gids.ntop(l.getBytes(r, 0, "ServRecGid"))))
+                .append(String.format("\t\tServiceP_Key............0x%X%n", l.get(r, 0, "ServRecPkey")))
+                .append(String.format("\t\tServiceLease............0x%X%n", l.get(r, 0, "ServRecLease")))
+                .append("\t\tServiceKey..............<not displayed>\n")
+                .append(String.format("\t\tServiceName.............%s%n",
+                        new String(name, 0, end, StandardCharsets.UTF_8)));
+        byte[] d = l.getBytes(r, 0, "ServRecData");
+        int at = 0;
+        for (int[] words : new int[][] {{8, 16}, {16, 8}, {32, 4}, {64, 2}}) {
+            int bytes = words[0] / 8;
+            for (int i = 1; i <= words[1]; i++) {
+                long v = 0;
+                for (int b = 0; b < bytes; b++) {
+                    v = (v << 8) | (d[at++] & 0xff);
+                }
+                String label = "ServiceData" + words[0] + "." + i;
+                String value = words[0] == 64 ? String.format("0x%016x", v) : String.format("0x%X", v);
+                out.append("\t\t").append(label).append(".".repeat(Math.max(1, 24 - label.length())))
+                        .append(value).append('\n');
+            }
+        }
+    }
+
     private static String nodeType(int t) {
         return switch (t) {
             case 1 -> "Channel Adapter";

@@ -141,6 +141,16 @@ public final class SaAttributes {
             .field("InformProducerType", 264, 24, Printer.NODE_TYPE)
             .build();
 
+    /**
+     * InformInfoRecord, 60 bytes (64 apart in a table): a subscription as the SA holds it, the subscriber's port
+     * GID, its number among that subscriber's subscriptions (Enum), the InformInfo.
+     */
+    public static final Layout INFORM_INFO_RECORD = Layout.builder("InformInfoRecord", 60)
+            .array("SubscriberGID", 0, 128)
+            .uint("SubscriberEnum", 128, 16)
+            .include(INFORM_INFO, 192)
+            .build();
+
     /** Notice as the SA reports it (Report, and InformInfo's subject): the SMP {@link SmpAttributes#NOTICE} plus the
      * IssuerGID, 80 bytes. */
     public static final Layout NOTICE = SmpAttributes.noticeHeader(Layout.builder("Notice(SA)", 80))
@@ -164,6 +174,8 @@ public final class SaAttributes {
             case AttributeIds.MC_MEMBER_RECORD -> MC_MEMBER_RECORD;
             case AttributeIds.PATH_RECORD -> PATH_RECORD;
             case AttributeIds.INFORM_INFO -> INFORM_INFO;
+            case AttributeIds.INFORM_INFO_RECORD -> INFORM_INFO_RECORD;
+            case AttributeIds.GUID_INFO_RECORD -> GUID_INFO_RECORD;
             case AttributeIds.SERVICE_RECORD -> SERVICE_RECORD;
             default -> null;
         };

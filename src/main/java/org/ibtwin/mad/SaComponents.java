@@ -9,31 +9,38 @@ import java.util.Map;
  * (saquery) to build templates, so both speak of the same bits by the same names.
  */
 public final class SaComponents {
-    private static final Map<Integer, String[]> COMPONENTS = Map.of(
-            AttributeIds.NODE_RECORD, new String[] {"Lid", null, "BaseVers", "ClassVers", "NodeType", "NumPorts",
-                "SystemGuid", "Guid", "PortGuid", "PartCap", "DevId", "Revision", "LocalPort", "VendorId",
-                "NodeDesc"},
-            AttributeIds.PORT_INFO_RECORD, new String[] {"EndportLid", "PortNum", "Options", "Mkey", "GidPrefix",
-                "Lid", "SMLid", "CapMask"},
-            AttributeIds.LINK_RECORD, new String[] {"FromLID", "FromPort", "ToPort", "ToLID"},
-            AttributeIds.SWITCH_INFO_RECORD, new String[] {"Lid"},
-            AttributeIds.LFT_RECORD, new String[] {"Lid", "BlockNum"},
-            AttributeIds.P_KEY_TABLE_RECORD, new String[] {"Lid", "BlockNum", "PortNum"},
-            AttributeIds.SM_INFO_RECORD, new String[] {"Lid", null, "SmInfoGuid", "SmInfoKey", "SmActivity",
-                "SmPriority", "SmState"},
-            AttributeIds.MC_MEMBER_RECORD, new String[] {"McastMemMGid", "McastMemPortGid", "McastMemQkey",
-                "McastMemMLid", "McastMemMtuSelector", "McastMemMTU", "McastMemTClass", "McastMemPkey",
-                "McastMemRateSelector", "McastMemRate", "McastMemPktLifeSelector", "McastMemPktLife", "McastMemSL",
-                "McastMemFlowLbl", "McastMemHopLimit", "McastMemScope", "McastMemJoinState", "McastMemProxyJoin"},
+    private static final Map<Integer, String[]> COMPONENTS = Map.ofEntries(
+            Map.entry(AttributeIds.NODE_RECORD, new String[] {"Lid", null, "BaseVers", "ClassVers", "NodeType",
+                "NumPorts", "SystemGuid", "Guid", "PortGuid", "PartCap", "DevId", "Revision", "LocalPort",
+                "VendorId", "NodeDesc"}),
+            Map.entry(AttributeIds.PORT_INFO_RECORD, new String[] {"EndportLid", "PortNum", "Options", "Mkey",
+                "GidPrefix", "Lid", "SMLid", "CapMask"}),
+            Map.entry(AttributeIds.LINK_RECORD, new String[] {"FromLID", "FromPort", "ToPort", "ToLID"}),
+            Map.entry(AttributeIds.SWITCH_INFO_RECORD, new String[] {"Lid"}),
+            Map.entry(AttributeIds.LFT_RECORD, new String[] {"Lid", "BlockNum"}),
+            Map.entry(AttributeIds.P_KEY_TABLE_RECORD, new String[] {"Lid", "BlockNum", "PortNum"}),
+            Map.entry(AttributeIds.SM_INFO_RECORD, new String[] {"Lid", null, "SmInfoGuid", "SmInfoKey",
+                "SmActivity", "SmPriority", "SmState"}),
+            Map.entry(AttributeIds.MC_MEMBER_RECORD, new String[] {"McastMemMGid", "McastMemPortGid",
+                "McastMemQkey", "McastMemMLid", "McastMemMtuSelector", "McastMemMTU", "McastMemTClass",
+                "McastMemPkey", "McastMemRateSelector", "McastMemRate", "McastMemPktLifeSelector", "McastMemPktLife",
+                "McastMemSL", "McastMemFlowLbl", "McastMemHopLimit", "McastMemScope", "McastMemJoinState",
+                "McastMemProxyJoin"}),
             // components 7..36 are ServiceData8/16/32/64, one each: one array here, not filtered on
-            AttributeIds.SERVICE_RECORD, new String[] {"ServRecID", "ServRecGid", "ServRecPkey", null,
-                "ServRecLease", "ServRecKey", "ServRecName"},
+            Map.entry(AttributeIds.SERVICE_RECORD, new String[] {"ServRecID", "ServRecGid", "ServRecPkey", null,
+                "ServRecLease", "ServRecKey", "ServRecName"}),
             // the 64-bit ServiceID is two components (its two halves); bit 7 is reserved
-            AttributeIds.PATH_RECORD, new String[] {"PathRecServiceId", "PathRecServiceId", "PathRecDGid",
-                "PathRecSGid", "PathRecDLid", "PathRecSLid", "PathRecRawTraffic", null, "PathRecFlowLabel",
-                "PathRecHopLimit", "PathRecTClass", "PathRecReversible", "PathRecNumPath", "PathRecPKey",
-                "PathRecQosClass", "PathRecSL", "PathRecMtuSelector", "PathRecMtu", "PathRecRateSelector",
-                "PathRecRate", "PathRecPktLifeSelector", "PathRecPktLife", "PathRecPreference"});
+            Map.entry(AttributeIds.PATH_RECORD, new String[] {"PathRecServiceId", "PathRecServiceId",
+                "PathRecDGid", "PathRecSGid", "PathRecDLid", "PathRecSLid", "PathRecRawTraffic", null,
+                "PathRecFlowLabel", "PathRecHopLimit", "PathRecTClass", "PathRecReversible", "PathRecNumPath",
+                "PathRecPKey", "PathRecQosClass", "PathRecSL", "PathRecMtuSelector", "PathRecMtu",
+                "PathRecRateSelector", "PathRecRate", "PathRecPktLifeSelector", "PathRecPktLife",
+                "PathRecPreference"}),
+            // LID, block, two reserved components, then the eight GUIDs of the block
+            Map.entry(AttributeIds.GUID_INFO_RECORD, new String[] {"Lid", "BlockNum", null, null, "Guid0", "Guid1",
+                "Guid2", "Guid3", "Guid4", "Guid5", "Guid6", "Guid7"}),
+            // the subscriber and its Enum; the InformInfo's own components are not filtered on
+            Map.entry(AttributeIds.INFORM_INFO_RECORD, new String[] {"SubscriberGID", "SubscriberEnum"}));
 
     private SaComponents() {
     }

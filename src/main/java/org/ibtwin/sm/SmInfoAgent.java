@@ -16,7 +16,9 @@ import org.ibtwin.transport.Smp;
 
 /**
  * Answers SubnGet(SMInfo) at the SM's port, LID routed or directed route, with the SM's GUID (its port GUID), its
- * SM_Key (no M_Key is in use, so every requester may see it, as with OpenSM), ActCount, priority and state (DISCOVERING until the first sweep is done, then MASTER): what {@code sminfo} and
+ * SM_Key to every requester (as real OpenSM answers, whatever SM_Key the Get's SMInfo and M_Key the SMP carry;
+ * SaSubscriptionInteropTest holds it), ActCount, priority and state (DISCOVERING until the first sweep is done, then
+ * MASTER): what {@code sminfo} and
  * another SM polling this one see. A SubnSet(SMInfo) (HANDOVER, ACKNOWLEDGE, DISABLE, STANDBY, DISCOVER in its
  * attribute modifier) goes to the {@link SetHandler} (the {@link SmStateMachine}), which says whether it is legal:
  * the answer carries this SM's SMInfo as it was when the Set arrived, status 0 or "invalid field". Everything else

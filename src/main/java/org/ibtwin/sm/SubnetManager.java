@@ -257,6 +257,11 @@ public final class SubnetManager {
         return qos;
     }
 
+    /** The SM_Key this SM's SMInfo answers carry (OpenSM's sm_key; the state machine sets it too). */
+    public void smKey(long key) {
+        smInfo.smKey(key);
+    }
+
     /** The SA at the SM's port. */
     public SubnetAdministrator sa() {
         return sa;

@@ -81,7 +81,8 @@ class SaQueriesTest {
                 + "[[to_lid]/[to_port]]");
         assertThat(Query.CLASS_PORT_INFO.usage()).isEqualTo("  ClassPortInfo (CPI)");
         assertThat(Arrays.stream(Query.values()).filter(Query::supported).map(Query::alias))
-                .containsExactly("CPI", "NR", "PIR", "PKTR", "LR", "PR", "MCMR", "LFTR", "SWIR", "SMIR");
+                .containsExactly("CPI", "NR", "PIR", "PKTR", "IIR", "LR", "SR", "PR", "MCMR", "LFTR", "GIR", "SWIR",
+                        "SMIR");
         assertThat(Query.SWITCH_INFO_RECORD.needsClassPortInfo()).isTrue();
         assertThat(Query.NODE_RECORD.needsClassPortInfo()).isFalse();
         assertThat(Query.PATH_RECORD.attribute()).isEqualTo(AttributeIds.PATH_RECORD);

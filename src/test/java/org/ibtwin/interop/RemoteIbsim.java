@@ -69,6 +69,14 @@ public final class RemoteIbsim implements AutoCloseable {
         return net.toString();
     }
 
+    /** Writes {@link #FOUR_CAS} to {@code dir}/four.net and starts ibsim on it ({@link #start}, 10 s to be ready). */
+    public static RemoteIbsim fourCas(Path exe, Path dir, int firstPort, int lastPort)
+            throws IOException, InterruptedException {
+        Path net = dir.resolve("four.net");
+        Files.writeString(net, FOUR_CAS);
+        return start(exe, net, firstPort, lastPort, List.of(), Duration.ofSeconds(10));
+    }
+
     /** The ibsim on PATH (or in the sbin directories), if installed. */
     public static java.util.Optional<Path> executable() {
         return RealTools.executable("ibsim");

@@ -1,7 +1,6 @@
 package org.ibtwin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("interop")
 class SaServiceInteropTest {
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
-    private static final String NET = RemoteIbsim.FOUR_CAS;
     /** h2 and h3 in blue; h4 not. */
     private static final String PARTITIONS = """
             Default=0x7fff : ALL=full ;
@@ -51,33 +49,45 @@ class SaServiceInteropTest {
     }
 
     private static RemoteIbsim sim(Path dir) throws Exception {
-        Path net = dir.resolve("four.net");
-        Files.writeString(net, NET);
-        return RemoteIbsim.start(tools.ibsim, net, 25240, 25290, List.of(), Duration.ofSeconds(10));
+        return RemoteIbsim.fourCas(tools.ibsim, dir, 25240, 25290);
     }
 
     /** h2 registers a blue service at its own GID, for ever; returns the SA's status. */
     private static int register(int port, int smLid) {
+        byte[] r = serviceRecord(0x03, 0x8010, "ibtwin-test-service");   // at h2's port, 0x0000000000100003
+        long mask = serviceMask();
+        try (IbsimClient h2 = IbsimClient.connect(RemoteIbsim.HOST, port, "H-h2", false)) {
+            return new MadQuery(h2).saQuery(smLid, Methods.SET, A, 0, mask, 0, r).status();
+        }
+    }
+
+    /**
+     * A ServiceRecord of ServiceID 0x1000000000000abc at the GID of port GUID 0x00000000001000{@code guidLow}, of
+     * P_Key {@code pkey}, for ever, named {@code name}.
+     */
+    static byte[] serviceRecord(int guidLow, int pkey, String name) {
         byte[] r = new byte[SR.size()];
         SR.set(r, 0, "ServRecID", 0x1000000000000abcL);
         byte[] gid = new byte[16];
         gid[0] = (byte) 0xfe;
         gid[1] = (byte) 0x80;
         gid[13] = 0x10;
-        gid[15] = 0x03;   // 0x0000000000100003, h2's port
+        gid[15] = (byte) guidLow;
         SR.setBytes(r, 0, "ServRecGid", gid);
-        SR.set(r, 0, "ServRecPkey", 0x8010);
+        SR.set(r, 0, "ServRecPkey", pkey);
         SR.set(r, 0, "ServRecLease", 0xffffffffL);
-        byte[] name = new byte[64];
-        byte[] n = "ibtwin-test-service".getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(n, 0, name, 0, n.length);
-        SR.setBytes(r, 0, "ServRecName", name);
-        long mask = SaComponents.bit(A, "ServRecID") | SaComponents.bit(A, "ServRecGid")
+        byte[] n = name.getBytes(StandardCharsets.US_ASCII);
+        byte[] field = new byte[64];
+        System.arraycopy(n, 0, field, 0, n.length);
+        SR.setBytes(r, 0, "ServRecName", field);
+        return r;
+    }
+
+    /** The components {@link #serviceRecord} gives: ServiceID, GID, P_Key, lease and name. */
+    static long serviceMask() {
+        return SaComponents.bit(A, "ServRecID") | SaComponents.bit(A, "ServRecGid")
                 | SaComponents.bit(A, "ServRecPkey") | SaComponents.bit(A, "ServRecLease")
                 | SaComponents.bit(A, "ServRecName");
-        try (IbsimClient h2 = IbsimClient.connect(RemoteIbsim.HOST, port, "H-h2", false)) {
-            return new MadQuery(h2).saQuery(smLid, Methods.SET, A, 0, mask, 0, r).status();
-        }
     }
 
     /** Real saquery -S from h2 and from h4: exit, stdout and stderr of each. */

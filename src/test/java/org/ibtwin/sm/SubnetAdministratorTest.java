@@ -345,10 +345,14 @@ class SubnetAdministratorTest {
                 sub.onUnsolicited(m -> got.add(m.mad()));
                 Layout ii = SaAttributes.INFORM_INFO;
                 byte[] t = new byte[ii.size()];
+                // every trap, of every type, from every producer and LID (IBA 13.4.8.3's wildcards)
+                ii.set(t, 0, "InformLIDRangeBegin", 0xffff);
                 ii.set(t, 0, "InformIsGeneric", 1);
                 ii.set(t, 0, "InformSubscribe", 1);
+                ii.set(t, 0, "InformType", 0xffff);
                 ii.set(t, 0, "InformTrapNumber", 0xffff);
                 ii.set(t, 0, "InformQPN", 1);
+                ii.set(t, 0, "InformProducerType", 0xffffff);
                 MadQuery q = new MadQuery(sub);
                 assertThat(q.saQuery(r.smLid(), Methods.SET, AttributeIds.INFORM_INFO, 0, 0, 0, t).status()).isZero();
                 assertThat(sm.sa().subscriptions()).hasSize(1);

@@ -259,6 +259,38 @@ public final class SaSnapshot {
         return out;
     }
 
+    /** How many GUIDs the port holds (its PortInfo's GuidCap; 1 when unknown). */
+    int guidCap(int g) {
+        byte[] pi = portInfoOf(g);
+        return pi == null ? 1 : Math.max(1, (int) SmpAttributes.PORT_INFO.get(pi, 0, "GuidCap"));
+    }
+
+    /**
+     * The GUIDInfoRecords: for every end port with a LID (a CA port, a switch's port 0), in LID order, as many
+     * blocks of eight GUIDs as its PortInfo's GuidCap holds; GUID 0 of block 0 is the port GUID, the others the
+     * alias GUIDs {@code aliases} gives the port (by port GUID and index; 0 for none).
+     */
+    List<byte[]> guidInfoRecords(AliasGuids aliases) {
+        Topology t = topology;
+        Layout gir = SaAttributes.GUID_INFO_RECORD;
+        List<byte[]> out = new ArrayList<>();
+        for (int g : endPortsByLid()) {
+            int cap = guidCap(g);
+            long guid = t.portGuid(g);
+            for (int block = 0; block < (cap + 7) / 8; block++) {
+                byte[] r = new byte[gir.size()];
+                gir.set(r, 0, "Lid", lids.lid(g));
+                gir.set(r, 0, "BlockNum", block);
+                for (int i = 0; i < 8; i++) {
+                    int index = block * 8 + i;
+                    gir.set(r, 0, "Guid" + i, index == 0 ? guid : index < cap ? aliases.alias(guid, index) : 0);
+                }
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
     /** Every port that answers to a LID (CA ports with one, every port of a switch with one), by LID and port. */
     private List<Integer> portsByLid() {
         Topology t = topology;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.ibtwin.mad.AttributeIds;
@@ -24,9 +23,11 @@ import org.ibtwin.transport.ReceivedMad;
  * The subnet administrator at the SM's port: answers SA MADs (class 0x03) from the {@link SaSnapshot} of the last
  * heavy sweep. SubnAdmGet (one record: none is ERR_NO_RECORDS, several ERR_TOO_MANY_RECORDS) and SubnAdmGetTable
  * with component masks for NodeRecord, PortInfoRecord, PathRecord, LinkRecord, SwitchInfoRecord, LFTRecord,
- * P_KeyTableRecord, SMInfoRecord and MCMemberRecord; SubnAdmSet/Delete of MCMemberRecord (join and leave the IPoIB
- * broadcast groups), SubnAdmSet of InformInfo (subscriptions), SubnAdmSet/Get/GetTable/Delete of ServiceRecord
- * (registrations with leases, {@link Services}); Get(ClassPortInfo).
+ * P_KeyTableRecord, SMInfoRecord, MCMemberRecord, InformInfoRecord and GUIDInfoRecord; SubnAdmSet/Delete of
+ * MCMemberRecord (join and leave the IPoIB broadcast groups), SubnAdmSet of InformInfo (subscriptions,
+ * {@link Subscriptions}, and the Reports of traps to them), SubnAdmSet/Get/GetTable/Delete of ServiceRecord
+ * (registrations with leases, {@link Services}), SubnAdmSet/Delete of GUIDInfoRecord (alias GUIDs,
+ * {@link AliasGuids}); Get(ClassPortInfo). A request with a non-zero SM_Key other than the SA key is dropped.
  *
  * <p>A GetTable response goes out by RMPP ({@link RmppSender}). A response that fits one MAD is sent at its own
  * length (header and records), as OpenSM's is, so a client that reads the datagram's length (saquery through
@@ -53,10 +54,17 @@ public final class SubnetAdministrator {
     private volatile long saKey = 1;
     /** The QoS policy's PathRecord SLs (null: none). */
     private volatile QosPolicy qosPolicy;
-    private final List<byte[]> subscriptions = new CopyOnWriteArrayList<>();
+    private final Subscriptions subscriptions = new Subscriptions();
     private final Services services = new Services();
+    private final AliasGuids aliases = new AliasGuids();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong ignored = new AtomicLong();
+    private final AtomicLong refusedKeys = new AtomicLong();
+    private final AtomicLong reportsAcknowledged = new AtomicLong();
+    private final AtomicLong reportsLost = new AtomicLong();
+    /** How long a Report waits for its ReportResp before it is sent again, and how many times it is. */
+    static final java.time.Duration REPORT_TIMEOUT = java.time.Duration.ofMillis(200);
+    static final int REPORT_RETRIES = 3;
 
     /**
      * @param smInfo the SM's SMInfo (21 bytes) as it would answer it now
@@ -81,6 +89,8 @@ public final class SubnetAdministrator {
             present.add(s.topology().portGuid(g));
         }
         multicast.keepOnly(present::contains);
+        subscriptions.keepOnly(present::contains);
+        aliases.keepOnly(present::contains);
     }
 
     /** The multicast groups and their members. */
@@ -107,9 +117,24 @@ public final class SubnetAdministrator {
         return answered.get();
     }
 
-    /** InformInfo subscriptions held. */
+    /** InformInfo subscriptions held, each as its subscriber gave it. */
     public List<byte[]> subscriptions() {
-        return Collections.unmodifiableList(subscriptions);
+        return Collections.unmodifiableList(subscriptions.informInfos());
+    }
+
+    /** SA requests dropped for a non-zero SM_Key that is not the SA key. */
+    public long refusedKeys() {
+        return refusedKeys.get();
+    }
+
+    /** ReportResps taken from subscribers for the Reports sent them. */
+    public long reportsAcknowledged() {
+        return reportsAcknowledged.get();
+    }
+
+    /** Reports no ReportResp came for, after every retry. */
+    public long reportsLost() {
+        return reportsLost.get();
     }
 
     /** Takes one SA MAD: a request to answer, or an RMPP ACK/STOP/ABORT of a transfer in progress. */
@@ -129,6 +154,12 @@ public final class SubnetAdministrator {
         int method = MadHeaders.method(mad);
         if (Methods.isResponse(method)) {
             ignored.incrementAndGet();
+            return;
+        }
+        long key = SA.get(mad, 0, "SaSMkey");
+        if (key != 0 && key != saKey) {
+            // as OpenSM: a request with an SM_Key that is neither 0 (untrusted) nor the SA key is not answered
+            refusedKeys.incrementAndGet();
             return;
         }
         try {
@@ -200,9 +231,11 @@ public final class SubnetAdministrator {
                 if (attr == AttributeIds.MC_MEMBER_RECORD) {
                     join(s, mad, from, template, mask);
                 } else if (attr == AttributeIds.INFORM_INFO) {
-                    subscribe(mad, from, template);
+                    subscribe(s, mad, from, template);
                 } else if (attr == AttributeIds.SERVICE_RECORD) {
                     registerService(s, mad, from, template, mask);
+                } else if (attr == AttributeIds.GUID_INFO_RECORD) {
+                    aliasGuids(s, mad, from, template, mask, true);
                 } else {
                     reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.GET_RESP, new byte[0], 0);
                 }
@@ -214,6 +247,8 @@ public final class SubnetAdministrator {
                     List<byte[]> gone = services.delete(template, mask);
                     reply(mad, from, gone.isEmpty() ? MadStatus.SA_NO_RECORDS : MadStatus.OK, Methods.DELETE_RESP,
                             gone.isEmpty() ? new byte[0] : gone.get(0), 0);
+                } else if (attr == AttributeIds.GUID_INFO_RECORD) {
+                    aliasGuids(s, mad, from, template, mask, false);
                 } else {
                     reply(mad, from, MadStatus.METHOD_ATTR_NOT_SUPPORTED, Methods.DELETE_RESP, new byte[0], 0);
                 }
@@ -253,7 +288,9 @@ public final class SubnetAdministrator {
                     mcMemberRecords(trusted || (mask & ComponentMask.MCMR_PORT_GID) != 0,
                             trusted ? null : pkey -> s.sharedPkeyWithGroup(req, pkey) != 0);
             case AttributeIds.PATH_RECORD -> Paths.records(s, template, mask, req, qosPolicy);
-            case AttributeIds.INFORM_INFO -> List.copyOf(subscriptions);
+            case AttributeIds.INFORM_INFO -> subscriptions.informInfos();
+            case AttributeIds.INFORM_INFO_RECORD -> subscriptions.records();
+            case AttributeIds.GUID_INFO_RECORD -> s.guidInfoRecords(aliases);
             case AttributeIds.SERVICE_RECORD -> trusted ? services.records() : services.records().stream()
                     .filter(r -> visible(s, req, (int) Services.SR.get(r, 0, "ServRecPkey"))).toList();
             default -> List.of();
@@ -291,6 +328,55 @@ public final class SubnetAdministrator {
             return;
         }
         reply(mad, from, MadStatus.OK, Methods.GET_RESP, services.register(t), 0);
+    }
+
+    // ---- alias GUIDs
+
+    private static final Layout GIR = SaAttributes.GUID_INFO_RECORD;
+
+    /**
+     * SubnAdmSet/Delete(GUIDInfoRecord), as OpenSM takes them from any requester: the port at the record's LID,
+     * the block its BlockNum names; the GUIDs the mask selects are assigned ({@link AliasGuids#assign}) or removed.
+     * GUID 0 of block 0 (the port GUID) cannot be changed (0x0200, the request's record back), nor a port the SA does
+     * not know. The answer is the block as it is now.
+     */
+    private void aliasGuids(SaSnapshot s, byte[] mad, MadAddress from, byte[] t, long mask, boolean set) {
+        int method = set ? Methods.GET_RESP : Methods.DELETE_RESP;
+        int lid = (int) GIR.get(t, 0, "Lid");
+        int block = (int) GIR.get(t, 0, "BlockNum");
+        int port = s == null ? -1 : s.endPortByLid(lid);
+        int guid0 = Long.numberOfTrailingZeros(ComponentMask.bit(AttributeIds.GUID_INFO_RECORD, "Guid0"));
+        if (port < 0 || s.lids().lid(port) != lid || (block == 0 && (mask & (1L << guid0)) != 0)) {
+            reply(mad, from, MadStatus.SA_REQ_INVALID, method, t, 0);
+            return;
+        }
+        long portGuid = s.topology().portGuid(port);
+        int cap = s.guidCap(port);
+        int[] indexes = new int[8];
+        long[] guids = new long[8];
+        int n = 0;
+        for (int i = 0; i < 8; i++) {
+            if ((mask & (1L << (guid0 + i))) != 0) {
+                indexes[n] = block * 8 + i;
+                guids[n++] = GIR.get(t, 0, "Guid" + i);
+            }
+        }
+        if (set) {
+            aliases.assign(portGuid, cap, Arrays.copyOf(indexes, n), Arrays.copyOf(guids, n));
+        } else {
+            for (int k = 0; k < n; k++) {
+                if (indexes[k] > 0) {
+                    aliases.set(portGuid, cap, indexes[k], 0);
+                }
+            }
+        }
+        for (byte[] r : s.guidInfoRecords(aliases)) {
+            if (GIR.get(r, 0, "Lid") == lid && GIR.get(r, 0, "BlockNum") == block) {
+                reply(mad, from, MadStatus.OK, method, r, 0);
+                return;
+            }
+        }
+        reply(mad, from, MadStatus.SA_REQ_INVALID, method, t, 0);
     }
 
     /** The ServiceRecords registered. */
@@ -462,41 +548,38 @@ public final class SubnetAdministrator {
 
     // ---- InformInfo
 
-    private void subscribe(byte[] mad, MadAddress from, byte[] t) {
-        Layout ii = SaAttributes.INFORM_INFO;
-        boolean on = ii.get(t, 0, "InformSubscribe") != 0;
-        subscriptions.removeIf(x -> Arrays.equals(Arrays.copyOfRange(x, 16, 36), Arrays.copyOfRange(t, 16, 36))
-                && Arrays.equals(ii.getBytes(x, 0, "InformGID"), ii.getBytes(t, 0, "InformGID"))
-                && ii.get(x, 0, "InformLIDRangeBegin") == from.lid());
-        if (on) {
-            byte[] keep = t.clone();
-            ii.set(keep, 0, "InformLIDRangeBegin", from.lid());
-            subscriptions.add(keep);
+    /**
+     * SubnAdmSet(InformInfo): the requester's port (at the request's source LID) subscribes, or ends a subscription
+     * (0x0200 when it has none that asks the same, or the SA knows no port at that LID).
+     */
+    private void subscribe(SaSnapshot s, byte[] mad, MadAddress from, byte[] t) {
+        int port = s == null ? -1 : s.endPortByLid(from.lid());
+        if (port < 0 || !subscriptions.set(s.gid(port), from.lid(), t)) {
+            reply(mad, from, MadStatus.SA_REQ_INVALID, Methods.GET_RESP, t, 0);
+            return;
         }
         reply(mad, from, MadStatus.OK, Methods.GET_RESP, t, 0);
     }
 
     /**
      * Forwards a trap the SM received (an SMP with a Notice) as SubnAdmReport(Notice) to every subscriber whose
-     * InformInfo asks for it: a generic subscription for that trap number or for all (0xFFFF), the Notice with the
-     * IssuerGID of the port at its IssuerLID. The subscriber's ReportResp is not waited for. Returns the Reports
-     * sent.
+     * InformInfo matches it ({@link Subscriptions#matching}): the Notice with the IssuerGID of the port at its
+     * IssuerLID, to the subscriber's LID and the QP its InformInfo names; sent again when no ReportResp comes in
+     * {@link #REPORT_TIMEOUT}, up to {@link #REPORT_RETRIES} times, then counted lost ({@link #reportsLost()}).
+     * Returns the Reports sent.
      */
     public int report(byte[] trap) {
         Layout smp = SmpAttributes.NOTICE;
-        Layout ii = SaAttributes.INFORM_INFO;
         Layout sa = SaAttributes.NOTICE;
         int offset = MadHeaders.SMP_DATA_OFFSET;
-        boolean generic = smp.get(trap, offset, "NoticeIsGeneric") != 0;
-        long number = smp.get(trap, offset, "NoticeTrapNumber");
         int issuerLid = (int) smp.get(trap, offset, "NoticeIssuerLID");
         SaSnapshot s = snapshot;
+        int issuer = s == null ? -1 : s.endPortByLid(issuerLid);
+        byte[] issuerGid = issuer < 0 ? null : s.gid(issuer);
         int sent = 0;
-        for (byte[] sub : subscriptions) {
-            long want = ii.get(sub, 0, "InformTrapNumber");
-            if ((ii.get(sub, 0, "InformIsGeneric") != 0) != generic || (want != 0xffff && want != number)) {
-                continue;
-            }
+        for (Subscriptions.Subscription sub : subscriptions.matching(smp.get(trap, offset, "NoticeIsGeneric") != 0,
+                (int) smp.get(trap, offset, "NoticeType"), (int) smp.get(trap, offset, "NoticeProducerType"),
+                (int) smp.get(trap, offset, "NoticeTrapNumber"), issuerLid, issuerGid)) {
             byte[] r = new byte[MadHeaders.MAD_SIZE];
             Layout h = MadHeaders.MAD;
             h.set(r, 0, "MadBaseVersion", 1);
@@ -506,17 +589,21 @@ public final class SubnetAdministrator {
             h.set(r, 0, "MadTRID", transport.nextTid());
             h.set(r, 0, "MadAttr", AttributeIds.NOTICE);
             System.arraycopy(trap, offset, r, HEADER, SmpAttributes.NOTICE.size());
-            int issuer = s == null ? -1 : s.endPortByLid(issuerLid);
-            if (issuer >= 0) {
-                sa.setBytes(r, HEADER, "NoticeIssuerGID", s.gid(issuer));
+            if (issuerGid != null) {
+                sa.setBytes(r, HEADER, "NoticeIssuerGID", issuerGid);
             }
-            int lid = (int) ii.get(sub, 0, "InformLIDRangeBegin");
-            int qpn = (int) ii.get(sub, 0, "InformQPN");
             try {
-                transport.send(r, new MadAddress(lid, qpn == 0 ? 1 : qpn, MadAddress.GSI_QKEY, 0, 0));
+                transport.request(r, new MadAddress(sub.lid(), sub.qpn(), MadAddress.GSI_QKEY, 0, 0),
+                        REPORT_TIMEOUT, REPORT_RETRIES).whenComplete((resp, ex) -> {
+                            if (ex == null && resp != null && MadHeaders.method(resp) == Methods.REPORT_RESP) {
+                                reportsAcknowledged.incrementAndGet();
+                            } else {
+                                reportsLost.incrementAndGet();
+                            }
+                        });
                 sent++;
             } catch (RuntimeException e) {
-                ignored.incrementAndGet();
+                reportsLost.incrementAndGet();
             }
         }
         return sent;

@@ -1,0 +1,70 @@
+package org.ibtwin.sm.sa;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongPredicate;
+
+/**
+ * The alias GUIDs the SA holds per port (GUIDInfo indexes 1 and up; index 0 is the port GUID itself), as
+ * SubnAdmSet/Delete(GUIDInfoRecord) assign and remove them; GUIDInfoRecords show them.
+ */
+final class AliasGuids {
+    /** Where GUIDs the SA picks itself start (the next is this plus 1, 2, ...), as OpenSM numbers them. */
+    static final long ASSIGNED_BASE = 0x0014050000000000L;
+
+    private final Map<Long, long[]> byPort = new ConcurrentHashMap<>();
+    private long assigned;
+
+    /** The alias GUID at {@code index} of the port of {@code portGuid}, 0 for none. */
+    long alias(long portGuid, int index) {
+        long[] a = byPort.get(portGuid);
+        return a == null || index >= a.length ? 0 : a[index];
+    }
+
+    /** Sets (or, with 0, clears) the alias at {@code index} of the port, of GuidCap {@code cap}. */
+    synchronized void set(long portGuid, int cap, int index, long guid) {
+        long[] a = byPort.computeIfAbsent(portGuid, k -> new long[Math.max(cap, 1)]);
+        if (index > 0 && index < a.length) {
+            a[index] = guid;
+        }
+    }
+
+    /**
+     * SubnAdmSet(GUIDInfoRecord) on one port: each of {@code indexes} (1 and up, below {@code cap}) takes its GUID
+     * from {@code guids}: a GUID given, unless another port already has it as an alias (then the index keeps what
+     * it had); 0, a GUID the SA picks, unless the index has one already.
+     */
+    synchronized void assign(long portGuid, int cap, int[] indexes, long[] guids) {
+        for (int k = 0; k < indexes.length; k++) {
+            int i = indexes[k];
+            if (i <= 0 || i >= cap) {
+                continue;
+            }
+            long want = guids[k];
+            if (want == 0) {
+                if (alias(portGuid, i) == 0) {
+                    set(portGuid, cap, i, ASSIGNED_BASE + ++assigned);
+                }
+            } else if (owner(want, portGuid) == 0) {
+                set(portGuid, cap, i, want);
+            }
+        }
+    }
+
+    /** The port whose alias (or port GUID) {@code guid} is, other than {@code except}; 0 for none. */
+    long owner(long guid, long except) {
+        for (Map.Entry<Long, long[]> e : byPort.entrySet()) {
+            for (int i = 1; i < e.getValue().length; i++) {
+                if (e.getValue()[i] == guid && e.getKey() != except) {
+                    return e.getKey();
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** Forgets the aliases of ports that are gone. */
+    void keepOnly(LongPredicate present) {
+        byPort.keySet().removeIf(g -> !present.test(g));
+    }
+}
