@@ -17,6 +17,7 @@ import org.ibtwin.model.Node;
 import org.ibtwin.model.PortCounter;
 import org.ibtwin.model.PortState;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,19 +39,15 @@ public final class BenchDoctorCommand implements Callable<Integer> {
     @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
     int radix;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "Measured rounds (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--warmup", defaultValue = "1", description = "Warm-up rounds (default: ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    Rounds runs = new Rounds(3, 1);
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (rounds < 1 || warmup < 0) {
-            throw new IllegalArgumentException("--rounds must be >= 1 and --warmup >= 0");
-        }
+        int rounds = runs.rounds();
+        int warmup = runs.warmup();
         err.println("bench doctor: building a 3-level fat tree, radix " + radix + ", " + hosts + " CAs ...");
         err.flush();
         long heap0 = Jvm.usedHeapAfterGc();

@@ -12,6 +12,7 @@ import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,26 +33,19 @@ public final class BenchTopoCommand implements Callable<Integer> {
     @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
     int radix;
 
-    @Option(names = "--speed", defaultValue = "NDR", description = "Link speed (default: ${DEFAULT-VALUE}).")
-    String speed;
+    @Mixin
+    BenchSpeed speed;
 
-    @Option(names = "--rounds", defaultValue = "5", description = "Measured rounds (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--warmup", defaultValue = "2", description = "Warm-up rounds (default: ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    Rounds runs = new Rounds(5, 2);
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        LinkSpeed s = LinkSpeed.parse(speed);
-        if (s == null) {
-            throw new IllegalArgumentException("--speed: unknown speed '" + speed + "'");
-        }
-        if (rounds < 1 || warmup < 0) {
-            throw new IllegalArgumentException("--rounds must be >= 1 and --warmup >= 0");
-        }
+        LinkSpeed s = speed.speed();
+        int rounds = runs.rounds();
+        int warmup = runs.warmup();
         FatTreeSpec fs = FatTreeSpec.of(3, radix, hosts).withSpeed(s);
         err.println("bench topo: building a 3-level fat tree, radix " + radix + ", " + hosts + " hosts ...");
         err.flush();

@@ -4,7 +4,9 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.ibtwin.bench.BenchSpeed;
 import org.ibtwin.bench.Jvm;
+import org.ibtwin.bench.Rounds;
 import org.ibtwin.gen.GpuCluster;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
@@ -16,6 +18,7 @@ import org.ibtwin.perf.collective.GpuNode;
 import org.ibtwin.perf.collective.Job;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec.Target;
 
@@ -38,26 +41,19 @@ public final class BenchNcclCommand implements Callable<Integer> {
     @Option(names = "--gpus", defaultValue = "8", description = "GPUs (and NICs) per node (default: ${DEFAULT-VALUE}).")
     int gpus;
 
-    @Option(names = "--speed", defaultValue = "NDR", description = "Link speed (default: ${DEFAULT-VALUE}).")
-    String speed;
+    @Mixin
+    BenchSpeed speed;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "Measured sweeps (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--warmup", defaultValue = "1", description = "Warm-up sweeps (default: ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    Rounds runs = new Rounds(3, 1);
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        LinkSpeed s = LinkSpeed.parse(speed);
-        if (s == null) {
-            throw new IllegalArgumentException("--speed: unknown speed '" + speed + "'");
-        }
-        if (rounds < 1 || warmup < 0) {
-            throw new IllegalArgumentException("--rounds must be >= 1 and --warmup >= 0");
-        }
+        LinkSpeed s = speed.speed();
+        int rounds = runs.rounds();
+        int warmup = runs.warmup();
         int radix = org.ibtwin.model.DeviceCatalog.switchFor(s).ports();
         GpuCluster.Spec cs = new GpuCluster.Spec(nodes, gpus, gpus, radix, s, true, "node%03d");
         err.println("bench nccl: building " + nodes + " nodes x " + gpus + " GPUs, rail-optimised, " + s.label()

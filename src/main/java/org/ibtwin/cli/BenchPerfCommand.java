@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ibtwin.bench.Stats;
+import org.ibtwin.bench.BenchSpeed;
 import org.ibtwin.bench.Jvm;
+import org.ibtwin.bench.Rounds;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.lab.Lab;
@@ -19,6 +21,7 @@ import org.ibtwin.perf.PerfParams;
 import org.ibtwin.perf.Spec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec.Target;
 
@@ -42,14 +45,11 @@ public final class BenchPerfCommand implements Callable<Integer> {
     @Option(names = "--radix", defaultValue = "64", description = "Switch radix (default: ${DEFAULT-VALUE}).")
     int radix;
 
-    @Option(names = "--speed", defaultValue = "NDR", description = "Link speed (default: ${DEFAULT-VALUE}).")
-    String speed;
+    @Mixin
+    BenchSpeed speed;
 
-    @Option(names = "--rounds", defaultValue = "5", description = "Measured rounds (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--warmup", defaultValue = "2", description = "Warm-up rounds (default: ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    Rounds runs = new Rounds(5, 2);
 
     @Option(names = "--live", description = "Over the fabric as it is: the twin brought up by ibtwin's SM, then per "
             + "round MAD discovery from a host, and the shift routed by the live LFTs (each block read once, when a "
@@ -60,13 +60,9 @@ public final class BenchPerfCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        LinkSpeed s = LinkSpeed.parse(speed);
-        if (s == null) {
-            throw new IllegalArgumentException("--speed: unknown speed '" + speed + "'");
-        }
-        if (rounds < 1 || warmup < 0) {
-            throw new IllegalArgumentException("--rounds must be >= 1 and --warmup >= 0");
-        }
+        LinkSpeed s = speed.speed();
+        int rounds = runs.rounds();
+        int warmup = runs.warmup();
         err.println("bench perf: building a 3-level fat tree, radix " + radix + ", " + hosts + " hosts ...");
         err.flush();
         Fabric f = FatTree.build(FatTreeSpec.of(3, radix, hosts).withSpeed(s));
@@ -125,6 +121,8 @@ public final class BenchPerfCommand implements Callable<Integer> {
                 return 1;
             }
             String from = f.cas().get(f.cas().size() - 1).name();
+            int rounds = runs.rounds();
+            int warmup = runs.warmup();
             long[] discoverNs = new long[rounds];
             long[] solveNs = new long[rounds];
             long[] heap = new long[rounds];
