@@ -15,7 +15,6 @@ import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
@@ -34,18 +33,7 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibaddr -l 32              # show lid range only",
             "  ibtwin ibaddr -L 32              # show decimal lid range only",
             "  ibtwin ibaddr -g 32              # show gid address only"})
-public final class IbaddrCommand extends DiagCommand {
-    @Mixin
-    DiagOptions diag;
-
-    @Override
-    DiagOptions diag() {
-        return diag;
-    }
-
-    @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
-    boolean direct;
-
+public final class IbaddrCommand extends CommonDiagCommand.Directed {
     @Option(names = {"-g", "--gid_show"}, description = "Show gid address only.")
     boolean gid;
 

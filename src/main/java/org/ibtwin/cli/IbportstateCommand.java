@@ -15,7 +15,6 @@ import org.ibtwin.mad.PortId;
 import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -36,18 +35,7 @@ import picocli.CommandLine.Parameters;
             "",
             "--json prints the port's PortInfo fields after the operation instead (64-bit fields as hex; the",
             "M_Key only with -K)."})
-public final class IbportstateCommand extends DiagCommand {
-    @Mixin
-    DiagOptions diag;
-
-    @Override
-    DiagOptions diag() {
-        return diag;
-    }
-
-    @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
-    boolean direct;
-
+public final class IbportstateCommand extends CommonDiagCommand.Directed {
     @Option(names = {"-K", "--show_keys"}, description = "Display security keys in output.")
     boolean showKeys;
 

@@ -12,7 +12,6 @@ import org.ibtwin.diag.RouteDump;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -30,18 +29,7 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibroute -M 4           # dump all non empty mlids of switch with lid 4",
             "  ibtwin ibroute -M 4 0xc010 0xc020   # same, but with range",
             "  ibtwin ibroute -M -n 4        # simple dump format"})
-public final class IbrouteCommand extends DiagCommand {
-    @Mixin
-    DiagOptions diag;
-
-    @Override
-    DiagOptions diag() {
-        return diag;
-    }
-
-    @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
-    boolean direct;
-
+public final class IbrouteCommand extends CommonDiagCommand.Directed {
     @Option(names = {"-a", "--all"}, description = "Show all lids, even invalid entries.")
     boolean all;
 

@@ -11,7 +11,6 @@ import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -24,15 +23,7 @@ import picocli.CommandLine.Parameters;
             "  ibtwin ibtracert -G 0x8f1040396522d 0x002c9000100d051   # use guid addresses",
             "  ibtwin ibtracert -m 0xc000 4 16              # multicast route of MLID 0xc000 from lid 4 to 16",
             "Errors print as ibtracert prints them (\"Failed to get route information\"), exit code 255."})
-public final class IbtracertCommand extends DiagCommand {
-    @Mixin
-    DiagOptions diag;
-
-    @Override
-    DiagOptions diag() {
-        return diag;
-    }
-
+public final class IbtracertCommand extends CommonDiagCommand {
     @Option(names = {"-f", "--force"}, description = "Force.")
     boolean force;
 

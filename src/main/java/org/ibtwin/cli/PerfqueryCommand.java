@@ -12,7 +12,6 @@ import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.LocalPort;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -35,7 +34,7 @@ import picocli.CommandLine.Parameters;
             "  ibtwin perfquery -R 32 2 0x0fff   # reset only error counters of port 2",
             "  ibtwin perfquery -l 32 1-10       # read performance counters from lid 32, port 1-10, each port",
             "  ibtwin perfquery -a 32 1,4,8      # read ports 1, 4 and 8 of lid 32, aggregate output"})
-public final class PerfqueryCommand extends DiagCommand {
+public final class PerfqueryCommand extends CommonDiagCommand {
     /** perfquery's MAX_PORTS: the most ports a list or range may name. */
     static final int MAX_PORTS = 255;
 
@@ -63,14 +62,6 @@ public final class PerfqueryCommand extends DiagCommand {
     @Parameters(arity = "0..3", paramLabel = "[<lid|guid> [[port(s)] [reset_mask]]]",
             description = "Destination, port(s) and reset mask.")
     List<String> args = new ArrayList<>();
-
-    @Mixin
-    DiagOptions diag;
-
-    @Override
-    DiagOptions diag() {
-        return diag;
-    }
 
     @Override
     String tool() {

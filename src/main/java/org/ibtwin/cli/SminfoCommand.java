@@ -14,7 +14,6 @@ import org.ibtwin.mad.SmpAttributes;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
@@ -29,18 +28,7 @@ import picocli.CommandLine.Parameters;
         description = "Query (or set) SMInfo of the subnet manager, as infiniband-diags' sminfo.",
         footer = {"", "Without a destination the SM LID the local port knows is asked. Errors print as sminfo prints",
             "them (\"sminfo: iberror: failed: query\"), exit code 255."})
-public final class SminfoCommand extends DiagCommand {
-    @Mixin
-    DiagOptions diag;
-
-    @Override
-    DiagOptions diag() {
-        return diag;
-    }
-
-    @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
-    boolean direct;
-
+public final class SminfoCommand extends CommonDiagCommand.Directed {
     @Option(names = {"-p", "--priority"}, paramLabel = "<0-15>", description = "Set SM priority (with a modifier).")
     String priority;
 

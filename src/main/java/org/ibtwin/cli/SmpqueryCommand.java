@@ -12,7 +12,6 @@ import org.ibtwin.diag.SmpQueries;
 import org.ibtwin.mad.PortId;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -44,10 +43,7 @@ import picocli.CommandLine.Parameters;
             "  ibtwin smpquery -D nodeinfo 0                         # nodeinfo by direct route",
             "  ibtwin smpquery -c nodeinfo 6 0,12                    # nodeinfo by combined route",
             "  ibtwin smpquery LFT 3                                 # switch lid 3's unicast routes"})
-public final class SmpqueryCommand extends DiagCommand {
-    @Option(names = {"-D", "--Direct"}, description = "Use Direct address argument.")
-    boolean direct;
-
+public final class SmpqueryCommand extends CommonDiagCommand.Directed {
     @Option(names = {"-c", "--combined"}, description = "Use Combined route address argument.")
     boolean combined;
 
@@ -62,14 +58,6 @@ public final class SmpqueryCommand extends DiagCommand {
     List<String> args = new ArrayList<>();
 
     private enum DestType { LID, DIRECT, GUID, COMBINED }
-
-    @Mixin
-    DiagOptions diag;
-
-    @Override
-    DiagOptions diag() {
-        return diag;
-    }
 
     @Override
     String tool() {
