@@ -2,7 +2,6 @@ package org.ibtwin.bench;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.doctor.Doctor;
 import org.ibtwin.doctor.FabricState;
 import org.ibtwin.doctor.Report;
@@ -19,8 +18,6 @@ import org.ibtwin.model.PortState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench doctor}: doctor over a 3-level fat tree (16,384 CAs by default) with LIDs assigned as an SM
@@ -29,9 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = "Time ibtwin doctor over a 3-level fat tree (default 16,384 CAs); report heap.")
-public final class BenchDoctorCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchDoctorCommand extends Bench {
 
     @Option(names = "--hosts", defaultValue = "16384", description = "CAs (default: ${DEFAULT-VALUE}).")
     int hosts;
@@ -44,12 +39,10 @@ public final class BenchDoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
         int rounds = runs.rounds();
         int warmup = runs.warmup();
-        err.println("bench doctor: building a 3-level fat tree, radix " + radix + ", " + hosts + " CAs ...");
-        err.flush();
+        progress("building a 3-level fat tree, radix " + radix + ", " + hosts + " CAs ...");
         long heap0 = Jvm.usedHeapAfterGc();
         Fabric f = FatTree.build(FatTreeSpec.of(3, radix, hosts).withSpeed(LinkSpeed.HDR));
         int lid = 1;

@@ -5,7 +5,6 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.exporter.FabricExporter;
@@ -16,10 +15,8 @@ import org.ibtwin.lab.LabTransport;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.LinkSpeed;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtwin bench exporter}: scrapes of {@code ibtwin exporter}'s collector (switch and HCA collectors) on a
@@ -28,9 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "exporter", mixinStandardHelpOptions = true,
         description = "Exporter: one scrape of a big twin (time, series, exposition bytes, heap).")
-public final class BenchExporterCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchExporterCommand extends Bench {
 
     @Mixin
     FatTreeShape shape;
@@ -47,7 +42,7 @@ public final class BenchExporterCommand implements Callable<Integer> {
         if (scrapes < 1) {
             throw new IllegalArgumentException("--scrapes must be at least 1");
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         Fabric f = FatTree.build(shape.spec(LinkSpeed.NDR));
         long b0 = System.nanoTime();
         try (LabTransport t = LabTransport.open(f, "the benchmark's fat tree", null)) {

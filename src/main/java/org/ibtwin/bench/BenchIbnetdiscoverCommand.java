@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.diag.NetFabric;
 import org.ibtwin.diag.NetNode;
@@ -24,8 +23,6 @@ import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench ibnetdiscover}: ibnetdiscover's and iblinkinfo's scan of a generated fat tree (3 levels,
@@ -35,9 +32,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "ibnetdiscover", mixinStandardHelpOptions = true,
         description = "ibnetdiscover's and iblinkinfo's scan of an in-process fat tree: time, SMPs/s, heap.")
-public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchIbnetdiscoverCommand extends Bench {
 
     @Mixin
     FatTreeShape shape;
@@ -52,7 +47,7 @@ public final class BenchIbnetdiscoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         Fabric fabric = FatTree.build(shape.spec(LinkSpeed.NDR));
         SweepReport up;
         Twin twin;

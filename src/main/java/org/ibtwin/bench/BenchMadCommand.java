@@ -4,14 +4,11 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.mad.Field;
 import org.ibtwin.mad.Layout;
 import org.ibtwin.mad.SmpAttributes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench mad}: encode+decode throughput of the MAD codec on PortInfo and LinearForwardingTable blocks,
@@ -20,9 +17,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "mad", mixinStandardHelpOptions = true,
         description = "Encode+decode throughput of the MAD codec (PortInfo, LFT blocks).")
-public final class BenchMadCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchMadCommand extends Bench {
 
     @Option(names = "--rounds", defaultValue = "5", description = "Measured rounds (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -38,7 +33,7 @@ public final class BenchMadCommand implements Callable<Integer> {
         if (rounds < 1 || millis < 10) {
             throw new IllegalArgumentException("--rounds must be >= 1 and --millis >= 10");
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         Layout pi = SmpAttributes.PORT_INFO;
         Layout lft = SmpAttributes.LINEAR_FWD_TABLE;
         byte[] piBuf = new byte[64];

@@ -30,7 +30,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,8 +51,6 @@ import org.ibtwin.sim.Twin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench opensm}: real OpenSM's time to SUBNET UP on the twin and on real ibsim, the same generated fat
@@ -70,12 +67,10 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "opensm", mixinStandardHelpOptions = true,
         description = "OpenSM's time to SUBNET UP on the twin and on real ibsim, same fat tree.",
         footer = {"", "Example: IBTWIN_JAVA_OPTS=-Xmx8g ibtwin bench opensm --hosts 128,1024,8192 --twin-only max"})
-public final class BenchOpensmCommand implements Callable<Integer> {
+public final class BenchOpensmCommand extends Bench {
     /** Twin runs so far in this JVM: each local-mode endpoint's name is its own. */
     private static final AtomicInteger RUNS = new AtomicInteger();
 
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--hosts", split = ",", defaultValue = "128,1024", paramLabel = "<n|max>",
             description = "Sizes run on the twin and on real ibsim, a pair each, every other pair ibsim first "

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.ibtwin.doctor.FabricState;
 import org.ibtwin.doctor.Sources;
@@ -16,8 +15,6 @@ import org.ibtwin.format.FabricDescription;
 import org.ibtwin.format.FormatException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench readers}: how fast the readers get through input that is no input of theirs, the kind a user
@@ -26,9 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "readers", mixinStandardHelpOptions = true,
         description = "Time doctor --from over a long unrecognised file and the refusal of an oversized YAML.")
-public final class BenchReadersCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchReadersCommand extends Bench {
 
     @Option(names = "--lines", defaultValue = "100000",
             description = "Lines of the \"key: value\" file (default: ${DEFAULT-VALUE}).")
@@ -46,7 +41,7 @@ public final class BenchReadersCommand implements Callable<Integer> {
         if (lines < 1 || rounds < 1 || Arrays.stream(yamlMb).anyMatch(mb -> mb < 1)) {
             throw new IllegalArgumentException("--lines, --yaml-mb and --rounds must be at least 1");
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         Path dir = Files.createTempDirectory("ibtwin-bench-readers");
         try {
             Path from = Files.createDirectories(dir.resolve("from"));

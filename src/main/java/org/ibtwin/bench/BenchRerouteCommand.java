@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,9 +20,7 @@ import org.ibtwin.sm.SubnetManager;
 import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtwin bench reroute}: ibtwin's SM running on a fat tree twin in process (16,384 hosts by default), inter-switch
@@ -33,9 +30,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "reroute", mixinStandardHelpOptions = true,
         description = "Fast re-route: time from a pulled inter-switch cable to the last LFT block written.")
-public final class BenchRerouteCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchRerouteCommand extends Bench {
 
     @Mixin
     FatTreeShape shape;

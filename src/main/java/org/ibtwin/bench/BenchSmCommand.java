@@ -3,7 +3,6 @@ package org.ibtwin.bench;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.mad.AttributeIds;
@@ -17,8 +16,6 @@ import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench sm}: time to SUBNET UP for ibtwin's SM on the twin, in process: a generated fat tree (3 levels,
@@ -28,9 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "sm", mixinStandardHelpOptions = true,
         description = "Time to SUBNET UP for ibtwin's SM on an in-process fat tree, and heap.")
-public final class BenchSmCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchSmCommand extends Bench {
 
     @Mixin
     FatTreeShape shape;
@@ -59,7 +54,7 @@ public final class BenchSmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (ibsim) {
             return new BenchSmIbsim(sizes, engines, 1800, where.port(), where.keep()).run(out, spec.commandLine().getErr());
         }

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.format.TopologyReader;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.gen.FatTree;
@@ -14,8 +13,6 @@ import org.ibtwin.model.LinkSpeed;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench topo}: how long parsing and writing a 3-level fat tree's ibnetdiscover file takes, and how much
@@ -23,9 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "topo", mixinStandardHelpOptions = true,
         description = "Time writing and parsing the topology file of a 3-level fat tree; report heap.")
-public final class BenchTopoCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchTopoCommand extends Bench {
 
     @Option(names = "--hosts", defaultValue = "50000", description = "Hosts (default: ${DEFAULT-VALUE}).")
     int hosts;
@@ -41,14 +36,12 @@ public final class BenchTopoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
         LinkSpeed s = speed.speed();
         int rounds = runs.rounds();
         int warmup = runs.warmup();
         FatTreeSpec fs = FatTreeSpec.of(3, radix, hosts).withSpeed(s);
-        err.println("bench topo: building a 3-level fat tree, radix " + radix + ", " + hosts + " hosts ...");
-        err.flush();
+        progress("building a 3-level fat tree, radix " + radix + ", " + hosts + " hosts ...");
         Fabric f = FatTree.build(fs);
         Path dir = Files.createTempDirectory("ibtwin-bench");
         Path topo = dir.resolve("fabric.topo");
@@ -56,8 +49,7 @@ public final class BenchTopoCommand implements Callable<Integer> {
             long[] writeNs = new long[rounds];
             long[] readNs = new long[rounds];
             for (int r = -warmup; r < rounds; r++) {
-                err.println("bench topo: round " + (r < 0 ? "warm-up " + (r + warmup + 1) : (r + 1) + "/" + rounds));
-                err.flush();
+                progress("round " + (r < 0 ? "warm-up " + (r + warmup + 1) : (r + 1) + "/" + rounds));
                 long t0 = System.nanoTime();
                 TopologyWriter.write(f, topo);
                 long t1 = System.nanoTime();

@@ -3,7 +3,6 @@ package org.ibtwin.bench;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.lab.TrafficEngine;
@@ -23,8 +22,6 @@ import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench traffic}: the traffic engine on a generated fat tree (3 levels, 16,384 hosts by default)
@@ -34,9 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "traffic", mixinStandardHelpOptions = true,
         description = "Traffic engine: plan time, step cost, simulated seconds per wall second, heap.")
-public final class BenchTrafficCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchTrafficCommand extends Bench {
 
     @Mixin
     FatTreeShape shape;
@@ -59,7 +54,7 @@ public final class BenchTrafficCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (!(wall > 0) || steps < 1) {
             throw new IllegalArgumentException("--wall must be > 0 and --steps at least 1");
         }

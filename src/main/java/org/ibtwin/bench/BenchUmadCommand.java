@@ -3,7 +3,6 @@ package org.ibtwin.bench;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.IbsimRoundTripBench;
 import org.ibtwin.transport.MadTransport;
@@ -11,9 +10,7 @@ import org.ibtwin.transport.Umad;
 import org.ibtwin.transport.UmadLibc;
 import org.ibtwin.transport.UmadTransport;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtwin bench umad}: round trips per second of directed-route SMP Get NodeInfo through the umad transport,
@@ -26,11 +23,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "umad", mixinStandardHelpOptions = true,
         description = "Round trips per second through umad (under libumad2sim: to ibsim) beside ibsim's UDP client, "
                 + "1 and 4 MADs in flight.")
-public final class BenchUmadCommand implements Callable<Integer> {
+public final class BenchUmadCommand extends Bench {
     private static final int[] IN_FLIGHT = {1, 4};
 
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--umad", paramLabel = "CA[:PORT]", description = "The umad port (default: the first).")
     String umad;
@@ -44,7 +39,7 @@ public final class BenchUmadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (seconds < 1) {
             throw new IllegalArgumentException("--seconds must be at least 1");
         }

@@ -3,7 +3,6 @@ package org.ibtwin.bench;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.ibtwin.format.PartitionsConf;
 import org.ibtwin.gen.FatTree;
@@ -17,8 +16,6 @@ import org.ibtwin.whatif.Change;
 import org.ibtwin.whatif.Report;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench what-if}: a partition change rehearsed on a 16,384-host 3-level fat tree (one twin brought
@@ -28,9 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "what-if", mixinStandardHelpOptions = true,
         description = "what-if: a partition change on 16,384 hosts; --each-link on 1,024 and 16,384 hosts.")
-public final class BenchWhatIfCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchWhatIfCommand extends Bench {
 
     @Option(names = "--partition-hosts", defaultValue = "16384", description = "Hosts of the 3-level tree the "
             + "partition change runs on (default: ${DEFAULT-VALUE}; 0: skip).")
@@ -54,7 +49,7 @@ public final class BenchWhatIfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         int th = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         if (th < 1 || sample < 1) {
             throw new IllegalArgumentException("--jobs and --sample must be 1 or more");

@@ -6,15 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.gen.FatTree;
 import org.ibtwin.gen.FatTreeSpec;
 import org.ibtwin.model.Fabric;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtwin bench fuzz}: the project's fuzzing, with figures. Three parts, each deterministic by {@code --seed}:
@@ -28,9 +25,7 @@ import picocli.CommandLine.Spec;
         description = "Fuzz the twin's ibsim endpoint, the SM's and tools' receive paths and every file reader.",
         footer = {"", "Parts: mads (--mads datagrams into two fabrics' twins, probes checked), receivers (a server "
             + "answering garbage), readers (a malformed-file corpus). A finding prints its seed and input."})
-public final class BenchFuzzCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchFuzzCommand extends CliCommand {
 
     @Option(names = "--mads", defaultValue = "1000000",
             description = "MAD datagrams in all, half on each fabric (default: ${DEFAULT-VALUE}).")
@@ -68,7 +63,7 @@ public final class BenchFuzzCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         for (String p : parts) {
             if (!List.of("mads", "receivers", "readers").contains(p)) {
                 throw new IllegalArgumentException("--parts: unknown part \"" + p + "\" (mads, receivers, readers)");

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.ibtwin.bench.Processes;
 import org.ibtwin.bench.Stats;
@@ -23,8 +22,6 @@ import org.ibtwin.transport.IbsimClient;
 import org.ibtwin.transport.IbsimRoundTripBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench ibsim}: round trips per second of directed-route SMPs through the ibsim client protocol, with
@@ -43,12 +40,10 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "ibsim", mixinStandardHelpOptions = true,
         description = "Round trips per second and CPU per MAD: the twin and ibsim (UDP, or local mode), 1 and 4 MADs "
                 + "in flight.")
-public final class BenchIbsimCommand implements Callable<Integer> {
+public final class BenchIbsimCommand extends CliCommand {
     private static final String READY = "Network simulator ready";
     private static final int[] IN_FLIGHT = {1, 4};
 
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--ibsim", paramLabel = "<host:port|@name>",
             description = "A running ibsim -r (or ibtwin sim) to measure alone, or @name: one in local mode (default: "
@@ -97,7 +92,7 @@ public final class BenchIbsimCommand implements Callable<Integer> {
 
     /** One running simulator, as given by --ibsim. */
     private int measureOne() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         String host = "127.0.0.1";
         int port = 0;
         String sockname = null;
@@ -128,8 +123,8 @@ public final class BenchIbsimCommand implements Callable<Integer> {
 
     /** Real ibsim and the twin on the same fabric, the same MAD stream through each. */
     private int measureBoth() throws IOException, InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         Path dir = Files.createTempDirectory("ibtwin-bench-ibsim");
         List<Sim> sims = new ArrayList<>();
         try {

@@ -3,7 +3,6 @@ package org.ibtwin.cli;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.bench.BenchSpeed;
 import org.ibtwin.bench.Jvm;
 import org.ibtwin.bench.Rounds;
@@ -17,10 +16,8 @@ import org.ibtwin.perf.collective.CollectiveParams;
 import org.ibtwin.perf.collective.GpuNode;
 import org.ibtwin.perf.collective.Job;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec.Target;
 
 /**
  * {@code ibtwin bench nccl}: an all_reduce sweep (8 B to 8 GiB, factor 2) over every GPU of a rail-optimised fat
@@ -31,9 +28,7 @@ import picocli.CommandLine.Spec.Target;
  */
 @Command(name = "nccl", mixinStandardHelpOptions = true,
         description = "Time an all_reduce sweep (8 B..8 GiB) on a rail-optimised GPU fat tree.")
-public final class BenchNcclCommand implements Callable<Integer> {
-    @picocli.CommandLine.Spec(Target.SELF)
-    CommandSpec spec;
+public final class BenchNcclCommand extends CliCommand {
 
     @Option(names = "--nodes", defaultValue = "512", description = "GPU nodes (default: ${DEFAULT-VALUE}).")
     int nodes;
@@ -49,8 +44,8 @@ public final class BenchNcclCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         LinkSpeed s = speed.speed();
         int rounds = runs.rounds();
         int warmup = runs.warmup();

@@ -3,7 +3,6 @@ package org.ibtwin.cli;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.bench.Stats;
 import org.ibtwin.bench.BenchSpeed;
 import org.ibtwin.bench.Jvm;
@@ -20,10 +19,8 @@ import org.ibtwin.perf.Op;
 import org.ibtwin.perf.PerfParams;
 import org.ibtwin.perf.Spec;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec.Target;
 
 /**
  * {@code ibtwin bench perf}: how long the performance model takes to resolve a shift all-to-all (routes for every
@@ -32,9 +29,7 @@ import picocli.CommandLine.Spec.Target;
  */
 @Command(name = "perf", mixinStandardHelpOptions = true,
         description = "Time a shift all-to-all (routes + max-min fair share) on a 3-level fat tree.")
-public final class BenchPerfCommand implements Callable<Integer> {
-    @picocli.CommandLine.Spec(Target.SELF)
-    CommandSpec spec;
+public final class BenchPerfCommand extends CliCommand {
 
     @Option(names = "--hosts", defaultValue = "16384", description = "Hosts (default: ${DEFAULT-VALUE}).")
     int hosts;
@@ -58,8 +53,8 @@ public final class BenchPerfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         LinkSpeed s = speed.speed();
         int rounds = runs.rounds();
         int warmup = runs.warmup();

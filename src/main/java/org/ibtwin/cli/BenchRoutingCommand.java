@@ -9,7 +9,6 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,8 +28,6 @@ import org.ibtwin.sm.routing.RoutingEngines;
 import org.ibtwin.sm.routing.SwitchGraph;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench routing}: for each fabric of the families ibtwin generates, and each engine, real OpenSM's
@@ -42,9 +39,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "routing", mixinStandardHelpOptions = true,
         description = "Routing engines compared: ibtwin's and real OpenSM's (on real ibsim), on tori, meshes, "
                 + "hypercubes, dragonflies, HyperX and fat trees, with failures.")
-public final class BenchRoutingCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchRoutingCommand extends CliCommand {
 
     @Option(names = "--fabrics", split = ",", paramLabel = "<name>",
             description = "Fabrics to run, by the names the table gives them (default: all).")
@@ -112,8 +107,8 @@ public final class BenchRoutingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         List<Case> run = new ArrayList<>();
         for (Case c : cases()) {
             if (fabrics == null || fabrics.contains(c.name())) {

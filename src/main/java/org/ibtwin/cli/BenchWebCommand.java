@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.bench.FatTreeShape;
 import org.ibtwin.bench.Jvm;
 import org.ibtwin.gen.FatTree;
@@ -28,8 +27,6 @@ import org.ibtwin.sm.SweepReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin bench web}: the web view of a generated fat tree's live twin (3 levels, 16,384 hosts by default),
@@ -39,9 +36,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "web", mixinStandardHelpOptions = true,
         description = "Web view: view build time, API response times, the map's first paint in headless Chromium.")
-public final class BenchWebCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BenchWebCommand extends CliCommand {
 
     @Mixin
     FatTreeShape shape;
@@ -69,7 +64,7 @@ public final class BenchWebCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (requests < 1) {
             throw new IllegalArgumentException("--requests must be at least 1");
         }

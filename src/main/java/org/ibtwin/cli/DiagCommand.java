@@ -2,7 +2,6 @@ package org.ibtwin.cli;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.ibtwin.diag.Addresses;
 import org.ibtwin.diag.MadQuery;
@@ -14,7 +13,6 @@ import org.ibtwin.transport.MadTransportException;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * What the infiniband-diags front ends share: the transport and common options, and the real tools' way of failing
@@ -22,12 +20,10 @@ import picocli.CommandLine.Spec;
  * {@code exit(-1)}; libibmad's {@code ibwarn: [pid] ...} lines on stderr; usage on stderr with exit 2). A tool
  * that fails in its own words with its own exit codes (saquery's errno values) throws {@link Exit}.
  */
-abstract class DiagCommand implements Callable<Integer> {
+abstract class DiagCommand extends CliCommand {
     /** The exit code of the real tools' {@code exit(-1)}. */
     static final int IBERROR = 255;
 
-    @Spec
-    CommandSpec spec;
 
     @Mixin
     TransportOptions transport;

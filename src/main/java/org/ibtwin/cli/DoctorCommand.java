@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import org.ibtwin.diag.QueryException;
 import org.ibtwin.doctor.Doctor;
 import org.ibtwin.doctor.FabricState;
@@ -18,8 +17,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ibtwin doctor}: find what is wrong with a fabric, show the evidence, say the fix. */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
@@ -29,12 +26,10 @@ import picocli.CommandLine.Model.CommandSpec;
             "HOST:PORT (live, over MADs; without a file or --from, IBSIM_SERVER_NAME/PORT or IBSIM_SOCKNAME too).",
             "Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 bad input,",
             "3 the live fabric could not be read."})
-public final class DoctorCommand implements Callable<Integer> {
+public final class DoctorCommand extends CliCommand {
     /** Exit code when live discovery fails. */
     static final int UNREACHABLE = 3;
 
-    @Spec
-    CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "<fabric>", description = "Fabric file (default: built-in).")
     String fabric;
@@ -70,8 +65,8 @@ public final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         Severity fail = Severity.parse(failOn);
         if (fail == null) {
             throw new IllegalArgumentException("--fail-on: \"" + failOn + "\" is not critical, error, warning or info");

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.NetDiscovery;
@@ -21,9 +20,7 @@ import org.ibtwin.format.NodeNameMap;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtwin exporter}: a Prometheus exporter of the fabric's port counters under the metric names of the
@@ -35,9 +32,7 @@ import picocli.CommandLine.Spec;
         description = "Prometheus exporter of the fabric's port counters (infiniband_exporter's metrics).",
         footer = {"", "Serves http://127.0.0.1:9315/metrics until stopped, or with --textfile collects once and "
                 + "writes node_exporter's textfile (written beside it, then renamed over it)."})
-public final class ExporterCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class ExporterCommand extends CliCommand {
 
     @Mixin
     TransportOptions transport;
@@ -99,7 +94,7 @@ public final class ExporterCommand implements Callable<Integer> {
             throw new IllegalArgumentException("nothing to collect: --no-collector.switch without --collector.hca");
         }
         String[] hostPort = textfile == null ? listenAddress(listen) : null;
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         NetDiscovery.Config cfg = NetDiscovery.Config.defaults().withTimeout(Duration.ofMillis(timeoutMs))
                 .withMaxSmps(4).withErrors(line -> err.println("ibtwin exporter: ibnetdisc: " + line));
         FabricExporter.Options opt = new FabricExporter.Options(switches, hcas, maxConcurrent, resetCounters,

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.gen.FatTree;
@@ -22,7 +21,6 @@ import org.ibtwin.model.Guids;
 import org.ibtwin.model.LinkSpeed;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -42,14 +40,12 @@ import picocli.CommandLine.Unmatched;
                 GenCommand.SingleSwitchCommand.class, GenCommand.GpuFatTreeCommand.class, GenCommand.TorusCommand.class,
                 GenCommand.MeshCommand.class, GenCommand.HypercubeCommand.class, GenCommand.DragonflyCommand.class,
                 GenCommand.HyperxCommand.class})
-public final class GenCommand implements Callable<Integer> {
+public final class GenCommand extends CliCommand {
     /** Exit code of a usage error. */
     public static final int USAGE = 2;
     /** Exit code when the files cannot be written. */
     public static final int WRITE_FAILED = USAGE;
 
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -82,9 +78,7 @@ public final class GenCommand implements Callable<Integer> {
     }
 
     /** What every shape shares: the output prefix, the speed, the one-line error handling. */
-    abstract static class ShapeCommand implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    abstract static class ShapeCommand extends CliCommand {
 
         @Option(names = {"-o", "--output"}, paramLabel = "<prefix>",
                 description = "Prefix of the files to write (required).")
@@ -152,7 +146,7 @@ public final class GenCommand implements Callable<Integer> {
 
         @Override
         public final Integer call() throws Exception {
-            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter err = err();
             Fabric fabric;
             Path prefix;
             try {

@@ -2,7 +2,6 @@ package org.ibtwin.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.ibtwin.diag.LocalDevice;
 import org.ibtwin.diag.MadQuery;
 import org.ibtwin.diag.QueryException;
@@ -14,9 +13,7 @@ import org.ibtwin.transport.Umad;
 import org.ibtwin.transport.UmadLibc;
 import org.ibtwin.transport.UmadSysfs;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * What ibstat, ibstatus and ibv_devinfo share: they show the local HCA as the host sees it ({@link LocalDevice}),
@@ -26,12 +23,10 @@ import picocli.CommandLine.Spec;
  * On umad there is a sysfs: ibstat and ibstatus read it ({@link SysfsDevice}) as the real ones do, and nothing is
  * sent.
  */
-abstract class HostCommand implements Callable<Integer> {
+abstract class HostCommand extends CliCommand {
     /** C's exit(-1). */
     static final int FAILED = 255;
 
-    @Spec
-    CommandSpec spec;
 
     @Mixin
     TransportOptions transport;

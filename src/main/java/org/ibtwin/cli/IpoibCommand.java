@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
 import org.ibtwin.perf.Endpoint;
@@ -15,17 +14,13 @@ import org.ibtwin.perf.Ipoib;
 import org.ibtwin.perf.PerfParams;
 import org.ibtwin.perf.Route;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code ibtwin ipoib <a> <b>}: the IPoIB model's figure for one TCP stream from a to b, and what limits it. */
 @Command(name = "ipoib", mixinStandardHelpOptions = true,
         description = "IPoIB TCP stream throughput between two hosts.")
-public final class IpoibCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class IpoibCommand extends CliCommand {
 
     @Parameters(index = "0", paramLabel = "<from-host>", description = "The sending host.")
     String from;
@@ -50,7 +45,7 @@ public final class IpoibCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         String mode = numa.trim().toLowerCase(Locale.ROOT);
         if (!mode.equals("near") && !mode.equals("far")) {
             throw new IllegalArgumentException("--numa must be near or far, got '" + numa + "'");

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import org.ibtwin.format.NamePattern;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Port;
@@ -47,7 +46,7 @@ import picocli.CommandLine.Parameters;
         modelTransformer = NcclCommand.CputimeOption.class,
         description = "nccl-tests on the fabric: all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
                 + "alltoall_perf, broadcast_perf, reduce_perf, sendrecv_perf.")
-public final class NcclCommand implements Callable<Integer> {
+public final class NcclCommand extends CliCommand {
     /**
      * nccl-tests' {@code -C/--report_cputime} keeps its letter here: the transport options' {@code -C/--Ca} is taken
      * out (a collective spans many hosts, and {@code --umad CA} still names this host's CA).
@@ -92,9 +91,6 @@ public final class NcclCommand implements Callable<Integer> {
     /** DGX H100 GPU PCI bus numbers, in device order. */
     private static final int[] BUS = {0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb, 0x19, 0x2b, 0x3b, 0x5e, 0x9b,
         0xac, 0xbb, 0xdc};
-
-    @CommandLine.Spec
-    CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "<test>",
             description = "all_reduce_perf, all_gather_perf, reduce_scatter_perf, alltoall_perf, broadcast_perf, "
@@ -225,7 +221,7 @@ public final class NcclCommand implements Callable<Integer> {
 
         Settings set = new Settings(coll, min, max, factor, step, nIters, nWarmup, typeSize, opName, rootRank, algos,
                 protos);
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         try (PerfFabric pf = PerfFabric.open(transport, facts, err, "ibtwin nccl")) {
             return execute(pf, set);
         } catch (PerfFabric.Unreachable | NoRoute e) {
@@ -297,7 +293,7 @@ public final class NcclCommand implements Callable<Integer> {
         }
         avg = rows.isEmpty() ? 0 : avg / rows.size();
 
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (json) {
             out.print(Json.write(json(pf, coll, job, model, rows, min, max, factor, step, set.nIters(),
                     set.nWarmup(), typeName, redop, printedRoot, avg)));

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.NodeType;
 import org.ibtwin.perf.AllToAll;
@@ -37,9 +36,7 @@ public final class PerfCommand implements Runnable {
     /** {@code ibtwin perf all-to-all}: a shift pattern over N pairs, every pair's share and the aggregate. */
     @Command(name = "all-to-all", mixinStandardHelpOptions = true,
             description = "A shift pattern: N sources evenly spaced, each streaming to the host <shift> further on.")
-    public static final class AllToAllCommand implements Callable<Integer> {
-        @picocli.CommandLine.Spec
-        CommandSpec spec;
+    public static final class AllToAllCommand extends CliCommand {
 
         @picocli.CommandLine.Mixin
         TransportOptions transport;
@@ -77,7 +74,7 @@ public final class PerfCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = out();
             Op o = switch (op.trim().toLowerCase(Locale.ROOT)) {
                 case "write" -> Op.WRITE;
                 case "read" -> Op.READ;

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Stack;
-import java.util.concurrent.Callable;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.model.Node;
 import org.ibtwin.model.Port;
@@ -36,7 +35,6 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec.Target;
 
 /**
  * The perftest tools on the twin: {@code ibtwin ib_write_bw <server-host> <client-host>} and its seven siblings
@@ -45,12 +43,10 @@ import picocli.CommandLine.Spec.Target;
  * values it would take from the devices (LIDs, QPNs, PSNs, keys) are synthesized deterministically
  * ({@link QpIdentity}). ibtwin's own options: --fabric, --numa, --why, --plot.
  */
-abstract class PerftestCommand implements Callable<Integer> {
+abstract class PerftestCommand extends CliCommand {
     /** perftest's most QPs ({@link PerftestOptions#MAX_QP}). */
     static final int MAX_QP = PerftestOptions.MAX_QP;
 
-    @picocli.CommandLine.Spec(Target.SELF)
-    CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "<server-host>",
             description = "The host running the server side (by host name, node description or topology name).")
@@ -243,8 +239,8 @@ abstract class PerftestCommand implements Callable<Integer> {
 
     /** Runs the tool on the fabric as it is, the options checked ({@link #checkUsage}). */
     private Integer run(PerfFabric pf) throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         Run r = settle(pf, out, err);
         if (r == null) {
             return 1;

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.model.Fabric;
 import org.ibtwin.sim.Console;
@@ -17,8 +16,6 @@ import org.ibtwin.lab.TwinWarmup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin sim}: the twin in the foreground, its ibsim endpoint on loopback (UDP, as {@code ibsim -r}; or with
@@ -34,9 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "and flap, cable, down, up, reboot, ethernet, infiniband, kill-sm, clients, counters, traps, source,",
             "traffic start|stop|status|run",
             "(Help lists them with their arguments)."})
-public final class SimCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class SimCommand extends CliCommand {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "<fabric>", description = "Fabric file (default: built-in).")
     String fabric;
@@ -72,7 +67,7 @@ public final class SimCommand implements Callable<Integer> {
         if (port < 1 || port > 65524) {
             throw new IllegalArgumentException("--port must be in 1..65524 (the ten after it are used too)");
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (!(warmup >= 0 && warmup <= 600)) {
             throw new IllegalArgumentException("--warmup must be 0..600 seconds");
         }

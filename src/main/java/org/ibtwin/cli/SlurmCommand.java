@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import org.ibtwin.diag.LiveModel;
 import org.ibtwin.diag.NetDiscovery;
@@ -17,10 +16,8 @@ import org.ibtwin.model.Fabric;
 import org.ibtwin.transport.MadTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtwin slurm}: Slurm's topology files from a fabric (a topology file, a saved ibnetdiscover output, a
@@ -31,12 +28,10 @@ import picocli.CommandLine.Spec;
         footer = {"", "FABRIC: a topology file, a saved ibnetdiscover output or a snapshot; without it the live "
                 + "fabric (--ibsim, --fabric, or the in-process default).",
             "Host names: a CA's first word of its node description, or of the name --node-name-map gives its GUID."})
-public final class SlurmCommand implements Callable<Integer> {
+public final class SlurmCommand extends CliCommand {
     /** What to write. */
     enum Form { tree, block, yaml }
 
-    @Spec
-    CommandSpec spec;
 
     @Mixin
     TransportOptions transport;

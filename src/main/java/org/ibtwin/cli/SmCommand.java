@@ -2,7 +2,6 @@ package org.ibtwin.cli;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.ibtwin.sm.SmConfig;
 import org.ibtwin.sm.SmDumps;
@@ -17,8 +16,6 @@ import org.ibtwin.transport.UmadTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin sm}: ibtwin's subnet manager as a client of a running ibsim in remote mode ({@code ibsim -r}) or of
@@ -32,9 +29,7 @@ import picocli.CommandLine.Model.CommandSpec;
         footer = {"", "Attaches at --ibsim HOST:PORT (or @NAME, an ibsim in local mode), else "
                 + "IBSIM_SERVER_NAME/IBSIM_SERVER_PORT (127.0.0.1:7070), else IBSIM_SOCKNAME, at the node --sim-host "
                 + "or SIM_HOST names (else ibsim's first node), or at the port -g names."})
-public final class SmCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class SmCommand extends CliCommand {
 
     @Mixin
     SmOptions sm;
@@ -95,8 +90,8 @@ public final class SmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         if (sm.createConfig != null) {
             sm.writeDefaultConfig(out);
             return 0;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import org.ibtwin.diag.QueryException;
 import org.ibtwin.doctor.FabricState;
 import org.ibtwin.doctor.Snapshot;
@@ -37,9 +36,7 @@ public final class SnapshotCommand implements Runnable {
                     + "P_Keys, MTUs, forwarding tables, counters, SMs, host facts, time (ibtwin up and topo load it "
                     + "back as a fabric).",
             footer = {"", "The fabric: a fabric file (default: the built-in one), --from DIR, or --ibsim HOST:PORT."})
-    public static final class Save implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    public static final class Save extends CliCommand {
 
         @Parameters(index = "0", arity = "0..1", paramLabel = "<fabric>", description = "Fabric file.")
         String fabric;
@@ -55,7 +52,7 @@ public final class SnapshotCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter err = err();
             FileArgs.check("-o", output);   // before the fabric is read: a bad path costs nothing
             FabricState s;
             try {
@@ -80,9 +77,7 @@ public final class SnapshotCommand implements Runnable {
             description = "Show what changed from archive A to archive B: nodes and links added or gone, speed and "
                     + "width changes, LID changes, port states, SMs, host facts, counter rises.",
             footer = {"", "Exit codes: 0 no differences, 1 differences, 2 bad input."})
-    public static final class Diff implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    public static final class Diff extends CliCommand {
 
         @Parameters(index = "0", paramLabel = "A", description = "The older archive.")
         Path a;
@@ -96,7 +91,7 @@ public final class SnapshotCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             SnapshotDiff d = SnapshotDiff.of(Snapshot.read(a), Snapshot.read(b));
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = out();
             if (json) {
                 out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(
                         d.toJson()));

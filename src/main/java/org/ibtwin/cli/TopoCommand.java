@@ -2,24 +2,19 @@ package org.ibtwin.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.format.TopologySummary;
 import org.ibtwin.model.Fabric;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ibtwin topo}: read a fabric file and print what an admin checks at a glance. */
 @Command(name = "topo", mixinStandardHelpOptions = true,
         description = "Summarise a fabric: switches, CAs, links by width and speed, degraded links, PCIe slots, IPoIB.",
         footer = {"", "<fabric> is an ibnetdiscover dump, an ibsim net file or a fabric description (YAML);",
             "without it, or with 'default', the built-in default fabric is used."})
-public final class TopoCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class TopoCommand extends CliCommand {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "<fabric>", description = "Fabric file (default: built-in).")
     String fabric;

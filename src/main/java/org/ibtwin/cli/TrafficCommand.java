@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.lab.Lab;
 import org.ibtwin.lab.TrafficEngine;
@@ -22,8 +21,6 @@ import org.ibtwin.sim.Twin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin traffic PATTERN}: the twin of a fabric, brought up by ibtwin's SM in process, runs a traffic pattern
@@ -37,9 +34,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "Flows are RDMA WRITE streams at the max-min fair rates of the performance model, over the routes in the",
             "switches' LFTs; every message moves PortXmitData/RcvData (4-octet words), packets and PortXmitWait.",
             "The console of ibtwin sim and up runs the same engine: traffic start|stop|status."})
-public final class TrafficCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class TrafficCommand extends CliCommand {
 
     @Parameters(arity = "1..*", paramLabel = "PATTERN", description = "The pattern and its arguments.")
     List<String> pattern;
@@ -67,7 +62,7 @@ public final class TrafficCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (!(seconds > 0) || seconds > 1e9) {
             throw new IllegalArgumentException("--seconds must be > 0 (simulated seconds)");
         }

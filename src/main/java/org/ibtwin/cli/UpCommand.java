@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.ibtwin.format.FabricFiles;
 import org.ibtwin.lab.Lab;
 import org.ibtwin.model.Fabric;
@@ -27,8 +26,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin up}: the main job. Starts the twin of a fabric (the built-in default without an argument), brings it
@@ -49,9 +46,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "for sim). The console is ibtwin sim's (Help lists it),",
             "plus sweep (a heavy sweep by the SM now) and reread (reread the partitions file, -P, and sweep: what",
             "SIGHUP does too, as with OpenSM)."})
-public final class UpCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class UpCommand extends CliCommand {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "<fabric>", description = "Fabric file (default: built-in).")
     String fabric;
@@ -109,8 +104,8 @@ public final class UpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         if (port < 1 || port > 65524) {
             throw new IllegalArgumentException("--port must be in 1..65524 (the ten after it are used too)");
         }

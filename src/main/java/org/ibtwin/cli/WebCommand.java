@@ -2,7 +2,6 @@ package org.ibtwin.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import org.ibtwin.diag.QueryException;
 import org.ibtwin.doctor.FabricState;
 import org.ibtwin.doctor.Sources;
@@ -14,8 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtwin web}: the web view of any fabric source, read-only: a fabric file or snapshot, a directory of saved
@@ -29,9 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "--web. Runs until killed. A page only reads, except that the what-if page may ask for a rehearsal, which",
             "runs on copies (the source is never changed). Exit codes: 2 bad input, 3 the live fabric could not be",
             "read."})
-public final class WebCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class WebCommand extends CliCommand {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "<fabric>", description = "Fabric file (default: built-in).")
     String fabric;
@@ -56,8 +51,8 @@ public final class WebCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port: port " + port + " is not in 0..65535");
         }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.ibtwin.bench.OpensmHarness;
 import org.ibtwin.bench.Processes;
@@ -28,10 +27,8 @@ import org.ibtwin.whatif.Changes;
 import org.ibtwin.whatif.Report;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtwin what-if}: rehearses changes on two twins of a fabric and says who loses what (the engine:
@@ -43,14 +40,12 @@ import picocli.CommandLine.Spec;
                 + "(learnt through MADs),", "else the built-in default fabric. Changes apply to a copy; the SM "
                 + "reacts (sweep, re-route, failover to --standby).",
             "Exit status: 0 nothing lost, 1 host pairs or the SM lost, 2 bad input."})
-public final class WhatIfCommand implements Callable<Integer> {
+public final class WhatIfCommand extends CliCommand {
     /** Seconds an OpenSM run of --sm opensm may take before it is stopped. */
     private static final int OPENSM_TIMEOUT_SECONDS = 600;
     /** What --kill-sm without a node stands for: the master. */
     static final String MASTER = "(the master)";
 
-    @Spec
-    CommandSpec spec;
 
     @Mixin
     TransportOptions transport;
@@ -147,7 +142,7 @@ public final class WhatIfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         List<Change> changes = new ArrayList<>();
         for (String v : pullCable) {
             changes.add(Changes.option("pull-cable", v));
