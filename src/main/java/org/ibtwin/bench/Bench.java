@@ -6,26 +6,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * What a bench command shares: its picocli spec, the writers it prints on (figures on out, progress on err), and
- * its progress lines ({@code bench <name>: ...}, flushed at once so that a long run shows where it is).
+ * What a bench command shares: its picocli spec (figures go to its out, progress to its err) and its progress
+ * lines ({@code bench <name>: ...}, flushed at once so that a long run shows where it is).
  */
 abstract class Bench implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Where the bench prints its figures. */
-    PrintWriter out() {
-        return spec.commandLine().getOut();
-    }
-
-    /** Where it prints progress and warnings. */
-    PrintWriter err() {
-        return spec.commandLine().getErr();
-    }
-
     /** A progress line on err: {@code bench <name>: <line>}, flushed. */
     void progress(String line) {
-        PrintWriter err = err();
+        PrintWriter err = spec.commandLine().getErr();
         err.println("bench " + spec.name() + ": " + line);
         err.flush();
     }

@@ -39,7 +39,7 @@ public final class BenchDoctorCommand extends Bench {
 
     @Override
     public Integer call() {
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         int rounds = runs.rounds();
         int warmup = runs.warmup();
         progress("building a 3-level fat tree, radix " + radix + ", " + hosts + " CAs ...");

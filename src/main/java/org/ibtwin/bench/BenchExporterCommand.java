@@ -42,7 +42,7 @@ public final class BenchExporterCommand extends Bench {
         if (scrapes < 1) {
             throw new IllegalArgumentException("--scrapes must be at least 1");
         }
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         Fabric f = FatTree.build(shape.spec(LinkSpeed.NDR));
         long b0 = System.nanoTime();
         try (LabTransport t = LabTransport.open(f, "the benchmark's fat tree", null)) {

@@ -47,7 +47,7 @@ public final class BenchIbnetdiscoverCommand extends Bench {
 
     @Override
     public Integer call() {
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         Fabric fabric = FatTree.build(shape.spec(LinkSpeed.NDR));
         SweepReport up;
         Twin twin;

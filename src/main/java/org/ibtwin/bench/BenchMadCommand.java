@@ -33,7 +33,7 @@ public final class BenchMadCommand extends Bench {
         if (rounds < 1 || millis < 10) {
             throw new IllegalArgumentException("--rounds must be >= 1 and --millis >= 10");
         }
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         Layout pi = SmpAttributes.PORT_INFO;
         Layout lft = SmpAttributes.LINEAR_FWD_TABLE;
         byte[] piBuf = new byte[64];

@@ -41,7 +41,7 @@ public final class BenchReadersCommand extends Bench {
         if (lines < 1 || rounds < 1 || Arrays.stream(yamlMb).anyMatch(mb -> mb < 1)) {
             throw new IllegalArgumentException("--lines, --yaml-mb and --rounds must be at least 1");
         }
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         Path dir = Files.createTempDirectory("ibtwin-bench-readers");
         try {
             Path from = Files.createDirectories(dir.resolve("from"));

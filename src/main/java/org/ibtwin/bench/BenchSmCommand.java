@@ -54,7 +54,7 @@ public final class BenchSmCommand extends Bench {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         if (ibsim) {
             return new BenchSmIbsim(sizes, engines, 1800, where.port(), where.keep()).run(out, spec.commandLine().getErr());
         }

@@ -36,7 +36,7 @@ public final class BenchTopoCommand extends Bench {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         LinkSpeed s = speed.speed();
         int rounds = runs.rounds();
         int warmup = runs.warmup();

@@ -54,7 +54,7 @@ public final class BenchTrafficCommand extends Bench {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         if (!(wall > 0) || steps < 1) {
             throw new IllegalArgumentException("--wall must be > 0 and --steps at least 1");
         }

@@ -39,7 +39,7 @@ public final class BenchUmadCommand extends Bench {
 
     @Override
     public Integer call() {
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         if (seconds < 1) {
             throw new IllegalArgumentException("--seconds must be at least 1");
         }

@@ -49,7 +49,7 @@ public final class BenchWhatIfCommand extends Bench {
 
     @Override
     public Integer call() {
-        PrintWriter out = out();
+        PrintWriter out = spec.commandLine().getOut();
         int th = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         if (th < 1 || sample < 1) {
             throw new IllegalArgumentException("--jobs and --sample must be 1 or more");
