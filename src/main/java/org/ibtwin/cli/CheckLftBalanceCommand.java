@@ -2,11 +2,7 @@ package org.ibtwin.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +11,6 @@ import java.util.function.Function;
 import org.ibtwin.diag.Addresses;
 import org.ibtwin.diag.LftBalance;
 import org.ibtwin.diag.NetCache;
-import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.diag.NetFabric;
 import org.ibtwin.diag.NetNode;
 import org.ibtwin.diag.NetOutputs;
@@ -65,9 +60,7 @@ public final class CheckLftBalanceCommand extends DiagCommand {
 
     @Override
     DiagOptions diag() {
-        DiagOptions d = new DiagOptions();
-        d.timeout = timeout;
-        return d;
+        return DiagOptions.timeoutOnly(timeout);
     }
 
     @Override
@@ -80,15 +73,7 @@ public final class CheckLftBalanceCommand extends DiagCommand {
         PrintWriter err = spec.commandLine().getErr();
         String dump = null;
         if (lftFile != null) {
-            try {
-                dump = Files.readString(Path.of(lftFile), StandardCharsets.ISO_8859_1);
-            } catch (NoSuchFileException e) {
-                err.println("Couldn't open dump lfts file: " + lftFile + ": No such file or directory");
-                return Main.USAGE;
-            } catch (IOException e) {
-                err.println("Couldn't open dump lfts file: " + lftFile + ": " + e.getMessage());
-                return Main.USAGE;
-            }
+            dump = readWhole(lftFile, "Couldn't open dump lfts file: ", Main.USAGE);
         }
         NetFabric links = null;
         if (cacheFile != null) {
@@ -122,19 +107,7 @@ public final class CheckLftBalanceCommand extends DiagCommand {
     }
 
     private NetFabric scan(MadTransport t) {
-        NetDiscovery.Config c = NetDiscovery.Config.defaults();
-        int ms = timeoutMillis();
-        if (ms > 0) {
-            c = c.withTimeout(Duration.ofMillis(ms));
-        }
-        PrintWriter err = spec.commandLine().getErr();
-        c = c.withErrors(line -> err.println("ibnetdisc: " + line));
-        try {
-            return NetDiscovery.discover(t, c);
-        } catch (NetDiscovery.Failed e) {
-            err.println("ibnetdisc: " + e.getMessage());
-            throw new IbError("discover failed", e);
-        }
+        return discover(t, new byte[0], scanConfig(), "discover failed");
     }
 
     /** What dump_fts prints for the scanned fabric. */

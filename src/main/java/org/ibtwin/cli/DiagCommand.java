@@ -1,10 +1,17 @@
 package org.ibtwin.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Function;
 import org.ibtwin.diag.Addresses;
 import org.ibtwin.diag.MadQuery;
+import org.ibtwin.diag.NetDiscovery;
+import org.ibtwin.diag.NetFabric;
 import org.ibtwin.diag.OpFailure;
 import org.ibtwin.diag.QueryException;
 import org.ibtwin.mad.PortId;
@@ -96,6 +103,48 @@ abstract class DiagCommand extends CliCommand {
         stdout.flush();
         spec.commandLine().getErr().flush();
         return rc;
+    }
+
+    /**
+     * A file a script-like tool reads whole (ISO-8859-1: bytes as the shell passes them on). When it cannot be read,
+     * the script's own line on stderr ({@code <prefix><file>: No such file or directory}) and exit {@code code}.
+     */
+    static String readWhole(String file, String prefix, int code) {
+        try {
+            return Files.readString(Path.of(file), StandardCharsets.ISO_8859_1);
+        } catch (NoSuchFileException e) {
+            throw new Exit(code, prefix + file + ": No such file or directory");
+        } catch (IOException e) {
+            throw new Exit(code, prefix + file + ": " + e.getMessage());
+        }
+    }
+
+    /** libibnetdisc's config from the common options: -t, -y (checked first), its error lines on stderr. */
+    NetDiscovery.Config scanConfig() {
+        NetDiscovery.Config c = NetDiscovery.Config.defaults();
+        int ms = timeoutMillis();
+        if (ms > 0) {
+            c = c.withTimeout(Duration.ofMillis(ms));
+        }
+        if (diag().mkey != null) {
+            checkCommonOptions();
+            c = c.withMkey(Addresses.unsigned(diag().mkey.trim()));
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        return c.withErrors(line -> err.println("ibnetdisc: " + line));
+    }
+
+    /**
+     * Scans the fabric over {@code t} from directed route {@code from} (empty: the attached port); when the scan
+     * cannot start, libibnetdisc's line on stderr and an {@link IbError} of {@code failure}.
+     */
+    NetFabric discover(MadTransport t, byte[] from, NetDiscovery.Config c, String failure) {
+        try {
+            return NetDiscovery.discover(t, from, c);
+        } catch (NetDiscovery.Failed e) {
+            spec.commandLine().getErr().println("ibnetdisc: " + e.getMessage());
+            throw new IbError(failure, e);
+        }
     }
 
     /** The query layer over {@code t} with -t and -y applied (checked as the real tools check them). */

@@ -32,6 +32,13 @@ public final class DiagOptions {
     @Option(names = {"-d", "--debug"}, description = "Raise debug level.")
     boolean[] debug = new boolean[0];
 
+    /** The common options of a tool that takes only -t of them (check_lft_balance, ibidsverify, the node lists). */
+    static DiagOptions timeoutOnly(String timeout) {
+        DiagOptions d = new DiagOptions();
+        d.timeout = timeout;
+        return d;
+    }
+
     /** Whether status errors are shown on stderr (-e or -d), as libibmad's madrpc_show_errors. */
     boolean showErrors() {
         return errors || debug.length > 0;

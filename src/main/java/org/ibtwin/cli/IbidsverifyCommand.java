@@ -1,17 +1,12 @@
 package org.ibtwin.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ibtwin.diag.IdsVerify;
-import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.diag.NetFabric;
 import org.ibtwin.diag.NetOutputs;
 import org.ibtwin.format.NodeNameMap;
@@ -50,9 +45,7 @@ public final class IbidsverifyCommand extends DiagCommand {
 
     @Override
     DiagOptions diag() {
-        DiagOptions d = new DiagOptions();
-        d.timeout = timeout;
-        return d;
+        return DiagOptions.timeoutOnly(timeout);
     }
 
     @Override
@@ -65,15 +58,7 @@ public final class IbidsverifyCommand extends DiagCommand {
         PrintWriter err = spec.commandLine().getErr();
         String topology;
         if (topologyFile != null) {
-            try {
-                topology = Files.readString(Path.of(topologyFile), StandardCharsets.ISO_8859_1);
-            } catch (NoSuchFileException e) {
-                err.println("Failed to open ibnet topology: " + topologyFile + ": No such file or directory");
-                return Main.USAGE;
-            } catch (IOException e) {
-                err.println("Failed to open ibnet topology: " + topologyFile + ": " + e.getMessage());
-                return Main.USAGE;
-            }
+            topology = readWhole(topologyFile, "Failed to open ibnet topology: ", Main.USAGE);
             // the script reads anything; a file that is no topology is one line and exit 2, as in topo (duplicate
             // GUIDs and LIDs pass the check: finding them is this tool's job)
             TopologyReader.check(Path.of(topologyFile));
@@ -129,20 +114,10 @@ public final class IbidsverifyCommand extends DiagCommand {
 
     /** The scan ibnetdiscover would make, or null (its complaint on stderr) when it cannot be made. */
     private NetFabric scan() {
-        NetDiscovery.Config c = NetDiscovery.Config.defaults();
-        int ms = timeoutMillis();
-        if (ms > 0) {
-            c = c.withTimeout(java.time.Duration.ofMillis(ms));
-        }
-        PrintWriter err = spec.commandLine().getErr();
-        c = c.withErrors(line -> err.println("ibnetdisc: " + line));
         try (MadTransport t = attach()) {
-            return NetDiscovery.discover(t, c);
-        } catch (NetDiscovery.Failed e) {
-            err.println("ibnetdisc: " + e.getMessage());
-            err.println("ibnetdiscover: iberror: failed: discover failed");
-            return null;
+            return discover(t, new byte[0], scanConfig(), "discover failed");
         } catch (IbError e) {
+            PrintWriter err = spec.commandLine().getErr();
             err.println("ibnetdiscover: iberror: failed: " + e.getMessage());
             return null;
         }

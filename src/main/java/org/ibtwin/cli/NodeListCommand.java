@@ -1,15 +1,10 @@
 package org.ibtwin.cli;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.ibtwin.diag.NetDiscovery;
 import org.ibtwin.diag.NetFabric;
 import org.ibtwin.diag.NetJson;
 import org.ibtwin.diag.NetNode;
@@ -47,8 +42,7 @@ abstract class NodeListCommand extends DiagCommand {
 
     @Override
     DiagOptions diag() {
-        DiagOptions d = new DiagOptions();
-        d.timeout = timeout;
+        DiagOptions d = DiagOptions.timeoutOnly(timeout);
         d.mkey = "0".equals(mkey) ? null : mkey;
         return d;
     }
@@ -65,15 +59,7 @@ abstract class NodeListCommand extends DiagCommand {
         }
         String text;
         if (topologyFile != null) {
-            try {
-                text = Files.readString(Path.of(topologyFile), StandardCharsets.ISO_8859_1);
-            } catch (NoSuchFileException e) {
-                spec.commandLine().getErr().println("cat: " + topologyFile + ": No such file or directory");
-                return 1;
-            } catch (IOException e) {
-                spec.commandLine().getErr().println("cat: " + topologyFile + ": " + e.getMessage());
-                return 1;
-            }
+            text = readWhole(topologyFile, "cat: ", 1);
             // the real script greps whatever it is given; a file that is no topology is one line and exit 2 here,
             // as in every other command that reads one
             TopologyReader.check(Path.of(topologyFile));
@@ -98,21 +84,8 @@ abstract class NodeListCommand extends DiagCommand {
     }
 
     private NetFabric scan() {
-        NetDiscovery.Config c = NetDiscovery.Config.defaults();
-        int ms = timeoutMillis();
-        if (ms > 0) {
-            c = c.withTimeout(java.time.Duration.ofMillis(ms));
-        }
-        if (diag().mkey != null) {
-            c = c.withMkey(org.ibtwin.diag.Addresses.unsigned(diag().mkey.trim()));
-        }
-        java.io.PrintWriter err = spec.commandLine().getErr();
-        c = c.withErrors(line -> err.println("ibnetdisc: " + line));
         try (MadTransport t = attach()) {
-            return NetDiscovery.discover(t, c);
-        } catch (NetDiscovery.Failed e) {
-            err.println("ibnetdisc: " + e.getMessage());
-            throw new IbError("discover failed\n", e);
+            return discover(t, new byte[0], scanConfig(), "discover failed\n");
         }
     }
 

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.function.Consumer;
 import org.ibtwin.diag.Addresses;
 import org.ibtwin.diag.NetCache;
@@ -42,23 +40,14 @@ abstract class ScanCommand extends DiagCommand {
 
     /** libibnetdisc's config from the options. */
     NetDiscovery.Config config() {
-        NetDiscovery.Config c = NetDiscovery.Config.defaults();
-        int ms = timeoutMillis();
-        if (ms > 0) {
-            c = c.withTimeout(Duration.ofMillis(ms));
-        }
+        NetDiscovery.Config c = scanConfig();
         if (scan.outstanding != null) {
             long n = Addresses.unsigned(scan.outstanding);
             if (n > 0) {
                 c = c.withMaxSmps((int) Math.min(n, 1 << 16));
             }
         }
-        if (diag().mkey != null) {
-            checkCommonOptions();
-            c = c.withMkey(Addresses.unsigned(diag().mkey.trim()));
-        }
-        PrintWriter err = spec.commandLine().getErr();
-        return c.withErrors(line -> err.println("ibnetdisc: " + line));
+        return c;
     }
 
     /**
@@ -69,10 +58,7 @@ abstract class ScanCommand extends DiagCommand {
     NetFabric discover(byte[] from, int maxHops, Consumer<String> progress) {
         NetDiscovery.Config c = config().withMaxHops(maxHops).withProgress(progress);
         try (MadTransport t = attach()) {
-            return NetDiscovery.discover(t, from, c);
-        } catch (NetDiscovery.Failed e) {
-            spec.commandLine().getErr().println("ibnetdisc: " + e.getMessage());
-            throw new IbError("discover failed\n", e);
+            return discover(t, from, c, "discover failed\n");
         }
     }
 
