@@ -50,12 +50,7 @@ public final class IpoibCommand extends CliCommand {
         if (!mode.equals("near") && !mode.equals("far")) {
             throw new IllegalArgumentException("--numa must be near or far, got '" + numa + "'");
         }
-        try (PerfFabric pf = PerfFabric.open(transport, facts, spec.commandLine().getErr(), "ibtwin ipoib")) {
-            return run(out, pf, mode);
-        } catch (PerfFabric.Unreachable e) {
-            spec.commandLine().getErr().println("ibtwin ipoib: " + e.getMessage());
-            return 1;
-        }
+        return PerfFabric.with(transport, facts, err(), "ibtwin ipoib", pf -> run(out, pf, mode));
     }
 
     private Integer run(PrintWriter out, PerfFabric pf, String mode) throws Exception {

@@ -89,12 +89,7 @@ public final class PerfCommand implements Runnable {
                 throw new IllegalArgumentException("-q must be 1.." + PerftestCommand.MAX_QP + ", got " + qps);
             }
             long s = PerftestCommand.parseSize(size);
-            try (PerfFabric pf = PerfFabric.open(transport, facts, spec.commandLine().getErr(), "ibtwin perf")) {
-                return run(out, pf, o, mode, s);
-            } catch (PerfFabric.Unreachable e) {
-                spec.commandLine().getErr().println("ibtwin perf: " + e.getMessage());
-                return 1;
-            }
+            return PerfFabric.with(transport, facts, err(), "ibtwin perf", pf -> run(out, pf, o, mode, s));
         }
 
         private Integer run(PrintWriter out, PerfFabric pf, Op o, String mode, long s) throws Exception {

@@ -73,6 +73,25 @@ final class PerfFabric implements AutoCloseable {
         }
     }
 
+    /** What a command does with the fabric it learnt; its exit code. */
+    interface Use<X extends Exception> {
+        Integer apply(PerfFabric pf) throws X;
+    }
+
+    /**
+     * Opens the fabric as {@link #open} does, hands it to {@code use} and closes it; a fabric that cannot be read is
+     * one line on {@code err} ({@code tool: cannot read ...}) and exit code 1.
+     */
+    static <X extends Exception> Integer with(TransportOptions options, String factsFile, PrintWriter err, String tool,
+            Use<X> use) throws X {
+        try (PerfFabric pf = open(options, factsFile, err, tool)) {
+            return use.apply(pf);
+        } catch (Unreachable e) {
+            err.println(tool + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
     /** The in-process twin of a fabric in memory, brought up by ibtwin's SM, its host facts its own. */
     static PerfFabric inProcess(Fabric fabric, PrintWriter err, String tool) {
         return over(org.ibtwin.lab.LabTransport.open(fabric, "the fabric", null), fabric,

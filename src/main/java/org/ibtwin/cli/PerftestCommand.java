@@ -187,12 +187,7 @@ abstract class PerftestCommand extends CliCommand {
     @Override
     public Integer call() throws IOException {
         checkUsage();
-        try (PerfFabric f = PerfFabric.open(transport, facts, spec.commandLine().getErr(), tool())) {
-            return run(f);
-        } catch (PerfFabric.Unreachable e) {
-            spec.commandLine().getErr().println(tool() + ": " + e.getMessage());
-            return 1;
-        }
+        return PerfFabric.with(transport, facts, err(), tool(), this::run);
     }
 
     /** Runs the tool on the in-process twin of a fabric in memory (the parsed options apply). */
