@@ -36,35 +36,35 @@ class BenchRoutingCommandTest {
         assertThat(BenchRoutingCommand.format(m)).contains("|   1 | no ");
     }
 
-    @Test
-    void anUnknownFabricIsAUsageError() {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+    /** Runs {@code ibtwin ARGS} in a fresh command line; its exit code, its output and errors in out and err. */
+    private static int execute(StringWriter out, StringWriter err, String... args) {
         CommandLine cl = Main.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        assertThat(cl.execute("bench", "routing", "--fabrics", "moebius", "--ours-only")).isEqualTo(2);
+        return cl.execute(args);
+    }
+
+    @Test
+    void anUnknownFabricIsAUsageError() {
+        StringWriter err = new StringWriter();
+        assertThat(execute(new StringWriter(), err, "bench", "routing", "--fabrics", "moebius", "--ours-only"))
+                .isEqualTo(2);
         assertThat(err.toString()).startsWith("ibtwin bench routing: --fabrics: none of [moebius] is one of [torus-8x8x8");
     }
 
     @Test
     void anUnknownEngineIsAUsageError() {
         StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(new StringWriter(), true));
-        cl.setErr(new PrintWriter(err, true));
-        assertThat(cl.execute("bench", "routing", "--engines", "lash", "--ours-only")).isEqualTo(2);
+        assertThat(execute(new StringWriter(), err, "bench", "routing", "--engines", "lash", "--ours-only"))
+                .isEqualTo(2);
         assertThat(err.toString()).startsWith("ibtwin bench routing: --engines: lash is none of [minhop, dor, dfsssp");
     }
 
     @Test
     void oneEngineOfOneFabricRunsAlone() {
         StringWriter out = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(new StringWriter(), true));
-        assertThat(cl.execute("bench", "routing", "--fabrics", "mesh-16x16", "--engines", "dor", "--ours-only"))
-                .isZero();
+        assertThat(execute(out, new StringWriter(), "bench", "routing", "--fabrics", "mesh-16x16", "--engines", "dor",
+                "--ours-only")).isZero();
         assertThat(out.toString().lines().filter(l -> l.startsWith("| mesh-16x16 "))).singleElement()
                 .asString().contains("| dor     | ibtwin |");
     }

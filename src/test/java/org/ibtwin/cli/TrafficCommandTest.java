@@ -10,14 +10,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code ibtwin traffic} on the default fabric, and its errors. */
 class TrafficCommandTest {
-    @Test
-    void incastOnTheDefaultFabricShowsTheWaitingPort() {
+    /** Runs {@code ibtwin ARGS}, checks it exits 0 (its errors the message if not) and returns what it printed. */
+    private static String ok(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Cli.execute(out, err, "traffic", "incast", "4", "node002", "--speed", "0", "--seconds", "2",
-                "--top", "3");
+        int code = Cli.execute(out, err, args);
         assertThat(code).as(err.toString()).isZero();
-        String s = out.toString();
+        return out.toString();
+    }
+
+    @Test
+    void incastOnTheDefaultFabricShowsTheWaitingPort() {
+        String s = ok("traffic", "incast", "4", "node002", "--speed", "0", "--seconds", "2", "--top", "3");
         assertThat(s).startsWith("traffic: incast 4 node002 stopped, 4 flows (0 without a path)")
                 .contains("t=2.000 s simulated").contains("busiest ports");
         // node002 hangs off leaf01 port 2 in the default fabric: the wait is there
@@ -27,25 +31,17 @@ class TrafficCommandTest {
 
     @Test
     void aDdrInterSwitchLinkWaitsAtThePortSendingOntoIt() {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
         // node007 -> node037 crosses spine01/17 -> leaf02/33, the default fabric's DDR link
-        int code = Cli.execute(out, err, "traffic", "pair", "node007", "node037", "--speed", "0", "--seconds", "1",
-                "--top", "0");
-        assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("limited by link leaf02/33 <-> spine01/17 at 4xDDR")
+        assertThat(ok("traffic", "pair", "node007", "node037", "--speed", "0", "--seconds", "1", "--top", "0"))
+                .contains("limited by link leaf02/33 <-> spine01/17 at 4xDDR")
                 .containsPattern("waits: spine01/17, PortXmitWait \\+9\\d\\d,\\d{3} a second")
                 .containsOnlyOnce("waits:");
     }
 
     @Test
     void jsonCarriesTheFlows() {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Cli.execute(out, err, "traffic", "pair", "node001", "node060", "--speed", "0", "--json");
-        assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("\"pattern\" : \"pair node001 node060\"")
-                .contains("\"simulatedSeconds\" : 10.0").contains("\"src\" : \"node001\"")
+        assertThat(ok("traffic", "pair", "node001", "node060", "--speed", "0", "--json"))
+                .contains("\"pattern\" : \"pair node001 node060\"").contains("\"simulatedSeconds\" : 10.0").contains("\"src\" : \"node001\"")
                 .contains("\"busiestPorts\"");
     }
 
