@@ -41,8 +41,8 @@ class TrafficCommandTest {
     @Test
     void jsonCarriesTheFlows() {
         assertThat(ok("traffic", "pair", "node001", "node060", "--speed", "0", "--json"))
-                .contains("\"pattern\" : \"pair node001 node060\"").contains("\"simulatedSeconds\" : 10.0").contains("\"src\" : \"node001\"")
-                .contains("\"busiestPorts\"");
+                .contains("\"pattern\" : \"pair node001 node060\"")
+                .contains("\"simulatedSeconds\" : 10.0").contains("\"src\" : \"node001\"").contains("\"busiestPorts\"");
     }
 
     @Test
