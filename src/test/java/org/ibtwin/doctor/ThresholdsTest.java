@@ -6,10 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.ibtwin.format.FormatException;
 import org.ibtwin.model.PortCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ThresholdsTest {
     @Test
@@ -26,18 +30,24 @@ class ThresholdsTest {
         assertThat(t.limit(PortCounter.RCV_ERRORS)).isEqualTo(10);
     }
 
-    @Test
-    void badLinesAreFileLineErrors(@TempDir Path dir) throws IOException {
+    static Stream<Arguments> badLines() {
+        return Stream.of(
+                Arguments.of("SymbolErrorCounter=10\nSymbolErrors=3\n", ":2: unknown threshold \"SymbolErrors\"", false),
+                Arguments.of("\nPortRcvErrors=-1\n", ":2: PortRcvErrors: \"-1\" is not a non-negative number", true),
+                Arguments.of("suppress=T1\n", ":1: suppress: \"T1\" is not a check id (T01..T25)", true),
+                Arguments.of("just words\n", ":1: expected name=value, got \"just words\"", true));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badLines")
+    void badLinesAreFileLineErrors(String text, String message, boolean whole, @TempDir Path dir) throws IOException {
         Path f = dir.resolve("t");
-        Files.writeString(f, "SymbolErrorCounter=10\nSymbolErrors=3\n");
-        assertThatThrownBy(() -> Thresholds.read(f)).isInstanceOf(FormatException.class)
-                .hasMessageStartingWith(f + ":2: unknown threshold \"SymbolErrors\"");
-        Files.writeString(f, "\nPortRcvErrors=-1\n");
-        assertThatThrownBy(() -> Thresholds.read(f)).hasMessage(f + ":2: PortRcvErrors: \"-1\" is not a non-negative "
-                + "number");
-        Files.writeString(f, "suppress=T1\n");
-        assertThatThrownBy(() -> Thresholds.read(f)).hasMessage(f + ":1: suppress: \"T1\" is not a check id (T01..T25)");
-        Files.writeString(f, "just words\n");
-        assertThatThrownBy(() -> Thresholds.read(f)).hasMessage(f + ":1: expected name=value, got \"just words\"");
+        Files.writeString(f, text);
+        var thrown = assertThatThrownBy(() -> Thresholds.read(f)).isInstanceOf(FormatException.class);
+        if (whole) {
+            thrown.hasMessage(f + message);
+        } else {
+            thrown.hasMessageStartingWith(f + message);
+        }
     }
 }
