@@ -7,6 +7,8 @@ import java.io.StringWriter;
 import org.ibtwin.gen.Direct;
 import org.ibtwin.model.LinkSpeed;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 class BenchRoutingCommandTest {
@@ -44,20 +46,14 @@ class BenchRoutingCommandTest {
         return cl.execute(args);
     }
 
-    @Test
-    void anUnknownFabricIsAUsageError() {
+    @ParameterizedTest(name = "an unknown {0} is a usage error")
+    @CsvSource(delimiter = '|', value = {
+        "--fabrics | moebius | ibtwin bench routing: --fabrics: none of [moebius] is one of [torus-8x8x8",
+        "--engines | lash    | ibtwin bench routing: --engines: lash is none of [minhop, dor, dfsssp"})
+    void anUnknownFabricOrEngineIsAUsageError(String option, String name, String message) {
         StringWriter err = new StringWriter();
-        assertThat(execute(new StringWriter(), err, "bench", "routing", "--fabrics", "moebius", "--ours-only"))
-                .isEqualTo(2);
-        assertThat(err.toString()).startsWith("ibtwin bench routing: --fabrics: none of [moebius] is one of [torus-8x8x8");
-    }
-
-    @Test
-    void anUnknownEngineIsAUsageError() {
-        StringWriter err = new StringWriter();
-        assertThat(execute(new StringWriter(), err, "bench", "routing", "--engines", "lash", "--ours-only"))
-                .isEqualTo(2);
-        assertThat(err.toString()).startsWith("ibtwin bench routing: --engines: lash is none of [minhop, dor, dfsssp");
+        assertThat(execute(new StringWriter(), err, "bench", "routing", option, name, "--ours-only")).isEqualTo(2);
+        assertThat(err.toString()).startsWith(message);
     }
 
     @Test
