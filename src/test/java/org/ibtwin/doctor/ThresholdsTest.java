@@ -16,12 +16,18 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class ThresholdsTest {
+    @TempDir
+    Path dir;
+
+    /** A thresholds file holding text. */
+    private Path file(String text) throws IOException {
+        return Files.writeString(dir.resolve("t"), text);
+    }
+
     @Test
-    void readsIbqueryerrorsFormatAndDoctorKeys(@TempDir Path dir) throws IOException {
-        Path f = dir.resolve("t");
-        Files.writeString(f, "# error_thresholds\nSymbolErrorCounter=100\nlinkdownedcounter=0\n"
-                + "PortXmitWait=0x1000\nsuppress=T11, t21\nroute_imbalance=3\n");
-        Thresholds t = Thresholds.read(f);
+    void readsIbqueryerrorsFormatAndDoctorKeys() throws IOException {
+        Thresholds t = Thresholds.read(file("# error_thresholds\nSymbolErrorCounter=100\nlinkdownedcounter=0\n"
+                + "PortXmitWait=0x1000\nsuppress=T11, t21\nroute_imbalance=3\n"));
         assertThat(t.limit(PortCounter.SYMBOL_ERROR)).isEqualTo(100);
         assertThat(t.limit(PortCounter.LINK_DOWNED)).isZero();
         assertThat(t.limit(PortCounter.XMIT_WAIT)).isEqualTo(4096);
@@ -40,9 +46,8 @@ class ThresholdsTest {
 
     @ParameterizedTest
     @MethodSource("badLines")
-    void badLinesAreFileLineErrors(String text, String message, boolean whole, @TempDir Path dir) throws IOException {
-        Path f = dir.resolve("t");
-        Files.writeString(f, text);
+    void badLinesAreFileLineErrors(String text, String message, boolean whole) throws IOException {
+        Path f = file(text);
         var thrown = assertThatThrownBy(() -> Thresholds.read(f)).isInstanceOf(FormatException.class);
         if (whole) {
             thrown.hasMessage(f + message);
