@@ -57,12 +57,18 @@ class OfflineSourceTest {
                 tuple("T04", "leaf01/6 <-> spine02/1"), tuple("T05", "node003/1 <-> leaf02/1"));
     }
 
-    @Test
-    void portsListAloneBuildsATopology(@TempDir Path dir) throws IOException {
-        Files.copy(resource("ibsim-lab/ibnetdiscover-p.txt"), dir.resolve("p.txt"));
+    /** The lab's eight nodes and eight links, loaded from dir holding only the lab's file of that name as file. */
+    private static FabricState labFromOneFile(Path dir, String name, String file) throws IOException {
+        Files.copy(resource("ibsim-lab/" + name), dir.resolve(file));
         FabricState s = OfflineSource.load(dir);
         assertThat(s.fabric().size()).isEqualTo(8);
         assertThat(s.fabric().links()).hasSize(8);
+        return s;
+    }
+
+    @Test
+    void portsListAloneBuildsATopology(@TempDir Path dir) throws IOException {
+        FabricState s = labFromOneFile(dir, "ibnetdiscover-p.txt", "p.txt");
         Report r = Doctor.examine(s, new Thresholds());
         assertThat(r.findings()).extracting(Finding::id, Finding::where).contains(tuple("T04",
                 "leaf01/6 <-> spine02/1"));
@@ -70,10 +76,7 @@ class OfflineSourceTest {
 
     @Test
     void linkinfoAloneBuildsATopologyWithStates(@TempDir Path dir) throws IOException {
-        Files.copy(resource("ibsim-lab/iblinkinfo.txt"), dir.resolve("links"));
-        FabricState s = OfflineSource.load(dir);
-        assertThat(s.fabric().size()).isEqualTo(8);
-        assertThat(s.fabric().links()).hasSize(8);
+        FabricState s = labFromOneFile(dir, "iblinkinfo.txt", "links");
         assertThat(s.portStatesKnown()).isTrue();
         assertThat(s.lidsKnown()).isTrue();
     }
