@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,10 +108,14 @@ class SaqueryCommandTest {
         assertThat(noName.err()).startsWith("ERROR: name not specified\n");
     }
 
+    /** A partitions file p.conf in dir holding text. */
+    private static Path partitionsFile(Path dir, String text) throws IOException {
+        return Files.writeString(dir.resolve("p.conf"), text);
+    }
+
     @Test
     void upTakesAPartitionsFileAndABadOneIsOneLineExit2(@TempDir Path dir) throws Exception {
-        Path bad = dir.resolve("p.conf");
-        Files.writeString(bad, "Default=0x7fff : ALL ;\nblue=0x0010 : ALL=sometimes ;\n");
+        Path bad = partitionsFile(dir, "Default=0x7fff : ALL ;\nblue=0x0010 : ALL=sometimes ;\n");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         assertThat(Cli.execute(out, err, "up", "--once", "-P", bad.toString())).isEqualTo(2);
@@ -120,8 +125,7 @@ class SaqueryCommandTest {
 
     @Test
     void aFileThatLocksTheSmOutIsWarnedAndRefusedWithStrict(@TempDir Path dir) throws Exception {
-        Path lock = dir.resolve("p.conf");
-        Files.writeString(lock, "Default=0x7fff : ALL=limited ;\nbad=0x8000 : ALL=full ;\n");
+        Path lock = partitionsFile(dir, "Default=0x7fff : ALL=limited ;\nbad=0x8000 : ALL=full ;\n");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         String line = lock + ":1: Default partition member ALL=limited leaves the SM's own port a limited member of "
