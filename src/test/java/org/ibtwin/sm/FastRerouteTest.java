@@ -85,13 +85,19 @@ class FastRerouteTest {
         assertThat(sm.trapsReceived()).isGreaterThanOrEqualTo(more);
     }
 
+    /** An SM on f with config whose first sweep brought the subnet up. */
+    private static SubnetManager upWith(TwinFabric f, SmConfig config) {
+        SubnetManager sm = f.sm(config);
+        assertThat(sm.sweep().subnetUp()).isTrue();
+        return sm;
+    }
+
     @Test
     void aPulledUplinkIsRoutedAroundInPartWritingOnlyTheChangedBlocks() throws Exception {
         for (String engine : List.of("minhop", "ftree", "updn")) {
             Fabric fabric = FatTree.build(FatTreeSpec.of(2, 16, 64));
             try (TwinFabric f = new TwinFabric(fabric)) {
-                SubnetManager sm = f.sm(SmConfig.defaults().withRouting(engine, List.of()));
-                assertThat(sm.sweep().subnetUp()).isTrue();
+                SubnetManager sm = upWith(f, SmConfig.defaults().withRouting(engine, List.of()));
                 assertThat(unreachable(f)).isEmpty();
                 Lfts before = sm.lfts();
                 long sets = sm.setsSent(AttributeIds.LINEAR_FWD_TABLE);
@@ -126,8 +132,7 @@ class FastRerouteTest {
     void aLeafCutOffLosesWhatAFullRouteLosesAndNothingMore() throws Exception {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
         try (TwinFabric f = new TwinFabric(fabric)) {
-            SubnetManager sm = f.sm(SmConfig.defaults().withRouting("ftree", List.of()));
-            assertThat(sm.sweep().subnetUp()).isTrue();
+            SubnetManager sm = upWith(f, SmConfig.defaults().withRouting("ftree", List.of()));
             long traps = sm.trapsReceived();
             // the SM sits on the first leaf's first host; the last leaf loses every uplink
             Node leaf = null;
@@ -166,8 +171,7 @@ class FastRerouteTest {
     void aLightSweepThatFindsAPortStateChangeReRoutesFastToo() {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 16, 64));
         try (TwinFabric f = new TwinFabric(fabric)) {
-            SubnetManager sm = f.sm(SmConfig.defaults());
-            assertThat(sm.sweep().subnetUp()).isTrue();
+            SubnetManager sm = upWith(f, SmConfig.defaults());
             sm.fastReroute();   // the traps of bringing up, if any: nothing to re-route
             f.twin.linkDown(fabric.switches().get(0).name(), 9);
             assertThat(sm.needsHeavySweep()).isTrue();
@@ -183,8 +187,7 @@ class FastRerouteTest {
     void dfssspReRoutesInFullAndSaysWhy() throws Exception {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
         try (TwinFabric f = new TwinFabric(fabric)) {
-            SubnetManager sm = f.sm(SmConfig.defaults().withRouting("dfsssp", List.of()));
-            assertThat(sm.sweep().subnetUp()).isTrue();
+            SubnetManager sm = upWith(f, SmConfig.defaults().withRouting("dfsssp", List.of()));
             long traps = sm.trapsReceived();
             f.twin.linkDown(fabric.switches().get(0).name(), 5);
             awaitTraps(sm, traps + 1);
