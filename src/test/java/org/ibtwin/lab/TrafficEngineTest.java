@@ -56,6 +56,17 @@ class TrafficEngineTest {
         smTransport.close();
     }
 
+    /** The port counters before and after a run of traffic. */
+    private record Counters(Map<Port, long[]> before, Map<Port, long[]> after) {}
+
+    /** Runs the traffic pattern (its words) for seconds of simulated time at 64 KiB messages. */
+    private Counters run(int seconds, String... pattern) {
+        Map<Port, long[]> before = read();
+        engine.start(TrafficPattern.parse(List.of(pattern)), 65536);
+        engine.advance(seconds);
+        return new Counters(before, read());
+    }
+
     private Map<Port, long[]> read() {
         Map<Port, long[]> m = new HashMap<>();
         for (Node n : fabric.nodes()) {
@@ -86,10 +97,7 @@ class TrafficEngineTest {
 
     @Test
     void shiftMovesEveryCounterOnItsPathExactly() {
-        Map<Port, long[]> before = read();
-        engine.start(TrafficPattern.parse(List.of("shift")), 65536);
-        engine.advance(10);
-        Map<Port, long[]> after = read();
+        Counters ran = run(10, "shift");
         TrafficStatus st = engine.status();
         assertThat(st.flows()).hasSize(16);
         assertThat(st.unrouted()).isZero();
@@ -109,28 +117,27 @@ class TrafficEngineTest {
                 long out = 0;
                 for (int p = 1; p <= n.numPorts(); p++) {
                     if (n.port(p).link() != null) {
-                        in += after.get(n.port(p))[1] - before.get(n.port(p))[1];
-                        out += after.get(n.port(p))[0] - before.get(n.port(p))[0];
+                        in += ran.after().get(n.port(p))[1] - ran.before().get(n.port(p))[1];
+                        out += ran.after().get(n.port(p))[0] - ran.before().get(n.port(p))[0];
                     }
                 }
                 assertThat(out).as("what came into %s left", n.name()).isEqualTo(in).isPositive();
             } else {
                 Port p = n.port(1);
                 long[] want = perHost.get(n.description().split(" ")[0]);
-                assertThat(after.get(p)[0] - before.get(p)[0]).as("%s PortXmitData", n.name()).isEqualTo(want[0]);
-                assertThat(after.get(p)[1] - before.get(p)[1]).as("%s PortRcvData", n.name()).isEqualTo(want[1]);
+                assertThat(ran.after().get(p)[0] - ran.before().get(p)[0]).as("%s PortXmitData", n.name())
+                        .isEqualTo(want[0]);
+                assertThat(ran.after().get(p)[1] - ran.before().get(p)[1]).as("%s PortRcvData", n.name())
+                        .isEqualTo(want[1]);
                 // the 32-bit counter saturates: 10 s at HDR is far beyond 2^32 words
-                assertThat(after.get(p)[5]).isEqualTo(0xffffffffL);
+                assertThat(ran.after().get(p)[5]).isEqualTo(0xffffffffL);
             }
         }
     }
 
     @Test
     void allToAllIsOneCollectiveEveryPairAtOneRate() {
-        Map<Port, long[]> before = read();
-        engine.start(TrafficPattern.parse(List.of("all-to-all")), 65536);
-        engine.advance(2);
-        Map<Port, long[]> after = read();
+        Counters ran = run(2, "all-to-all");
         TrafficStatus.Collective c = engine.status().collective();
         assertThat(c.pairs()).isEqualTo(16 * 15);
         assertThat(c.unroutedPairs()).isZero();
@@ -140,9 +147,9 @@ class TrafficEngineTest {
         long words = c.messagesPerPair() * 15 * (DataCounters.dataWords(s) + DataCounters.reverseWords(s));
         long switchIn = 0;
         long switchOut = 0;
-        for (Map.Entry<Port, long[]> e : after.entrySet()) {
-            long x = e.getValue()[0] - before.get(e.getKey())[0];
-            long r = e.getValue()[1] - before.get(e.getKey())[1];
+        for (Map.Entry<Port, long[]> e : ran.after().entrySet()) {
+            long x = e.getValue()[0] - ran.before().get(e.getKey())[0];
+            long r = e.getValue()[1] - ran.before().get(e.getKey())[1];
             if (e.getKey().node().isSwitch()) {
                 switchIn += r;
                 switchOut += x;
@@ -159,14 +166,11 @@ class TrafficEngineTest {
 
     @Test
     void incastWaitsAtTheSinksLeafPortAlone() {
-        Map<Port, long[]> before = read();
-        engine.start(TrafficPattern.parse(List.of("incast", "8")), 65536);
-        engine.advance(10);
-        Map<Port, long[]> after = read();
+        Counters ran = run(10, "incast", "8");
         Port sink = TrafficPattern.hosts(fabric).getFirst();
         Port leafPort = sink.remote();
-        for (Map.Entry<Port, long[]> e : after.entrySet()) {
-            long rise = e.getValue()[4] - before.get(e.getKey())[4];
+        for (Map.Entry<Port, long[]> e : ran.after().entrySet()) {
+            long rise = e.getValue()[4] - ran.before().get(e.getKey())[4];
             if (e.getKey() == leafPort) {
                 // 8 line rates offered, one carried: 7/8 of 10 s of 1 us ticks
                 assertThat(rise).isBetween(8_700_000L, 8_760_000L);
