@@ -38,7 +38,8 @@ class ThresholdsTest {
 
     static Stream<Arguments> badLines() {
         return Stream.of(
-                Arguments.of("SymbolErrorCounter=10\nSymbolErrors=3\n", ":2: unknown threshold \"SymbolErrors\"", false),
+                Arguments.of("SymbolErrorCounter=10\nSymbolErrors=3\n", ":2: unknown threshold \"SymbolErrors\"",
+                        false),
                 Arguments.of("\nPortRcvErrors=-1\n", ":2: PortRcvErrors: \"-1\" is not a non-negative number", true),
                 Arguments.of("suppress=T1\n", ":1: suppress: \"T1\" is not a check id (T01..T25)", true),
                 Arguments.of("just words\n", ":1: expected name=value, got \"just words\"", true));
