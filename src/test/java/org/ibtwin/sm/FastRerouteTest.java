@@ -77,7 +77,10 @@ class FastRerouteTest {
         return c;
     }
 
-    private static void awaitTraps(SubnetManager sm, long more) throws InterruptedException {
+    /** Runs cut (links going down) and waits until the SM has received at least one trap more than before it. */
+    private static void cutAndAwaitTrap(SubnetManager sm, Runnable cut) throws InterruptedException {
+        long more = sm.trapsReceived() + 1;
+        cut.run();
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (sm.trapsReceived() < more && System.nanoTime() < deadline) {
             Thread.sleep(5);
@@ -101,11 +104,9 @@ class FastRerouteTest {
                 assertThat(unreachable(f)).isEmpty();
                 Lfts before = sm.lfts();
                 long sets = sm.setsSent(AttributeIds.LINEAR_FWD_TABLE);
-                long traps = sm.trapsReceived();
 
                 Node leaf = fabric.switches().get(1);
-                f.twin.linkDown(leaf.name(), 9);   // an uplink: both ends trap
-                awaitTraps(sm, traps + 1);
+                cutAndAwaitTrap(sm, () -> f.twin.linkDown(leaf.name(), 9));   // an uplink: both ends trap
                 SweepReport.FastReroute r = sm.fastReroute();
 
                 assertThat(r).as(engine).isNotNull();
@@ -133,7 +134,6 @@ class FastRerouteTest {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
         try (TwinFabric f = new TwinFabric(fabric)) {
             SubnetManager sm = upWith(f, SmConfig.defaults().withRouting("ftree", List.of()));
-            long traps = sm.trapsReceived();
             // the SM sits on the first leaf's first host; the last leaf loses every uplink
             Node leaf = null;
             for (Node n : fabric.switches()) {
@@ -148,10 +148,8 @@ class FastRerouteTest {
                     ups.add(p);
                 }
             }
-            for (int p : ups) {
-                f.twin.linkDown(leaf.name(), p);
-            }
-            awaitTraps(sm, traps + 1);
+            Node cutOff = leaf;
+            cutAndAwaitTrap(sm, () -> ups.forEach(p -> f.twin.linkDown(cutOff.name(), p)));
             Thread.sleep(50);
             SweepReport.FastReroute r = sm.fastReroute();
             assertThat(r).isNotNull();
@@ -188,9 +186,7 @@ class FastRerouteTest {
         Fabric fabric = FatTree.build(FatTreeSpec.of(2, 8, 16));
         try (TwinFabric f = new TwinFabric(fabric)) {
             SubnetManager sm = upWith(f, SmConfig.defaults().withRouting("dfsssp", List.of()));
-            long traps = sm.trapsReceived();
-            f.twin.linkDown(fabric.switches().get(0).name(), 5);
-            awaitTraps(sm, traps + 1);
+            cutAndAwaitTrap(sm, () -> f.twin.linkDown(fabric.switches().get(0).name(), 5));
             SweepReport.FastReroute r = sm.fastReroute();
             assertThat(r).isNotNull();
             assertThat(r.partial()).isFalse();
