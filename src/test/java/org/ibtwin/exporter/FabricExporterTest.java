@@ -58,6 +58,8 @@ class FabricExporterTest {
             "uplink_info", "info");
     static final List<String> EXPORTER = List.of("infiniband_exporter_collect_errors",
             "infiniband_exporter_collect_timeouts", "infiniband_exporter_collector_duration_seconds");
+    /** The metric of a switch port's SymbolErrorCounter. */
+    static final String SWITCH_SYMBOL_ERRORS = "infiniband_switch_port_symbol_error_total";
     static final Pattern SAMPLE = Pattern.compile("^(\\w+)\\{([^}]*)} (\\S+)( \\d+)?$", Pattern.MULTILINE);
 
     LabTransport lab;
@@ -117,6 +119,11 @@ class FabricExporterTest {
         return String.format("0x%016x", n.port(port).guid());
     }
 
+    /** A new scrape's SymbolErrorCounter total of switch sw's port. */
+    private double scrapedSymbolErrors(Node sw, int port) throws IOException {
+        return value(text(exporter.collect()), SWITCH_SYMBOL_ERRORS, guid(sw, 0), port);
+    }
+
     private Node node(String name) {
         return lab.lab().fabric().nodes().stream().filter(n -> n.description().strip().split(" ")[0].equals(name)).findFirst().orElseThrow();
     }
@@ -163,7 +170,7 @@ class FabricExporterTest {
                 cabledSwitchPorts += n.port(p).link() != null ? 1 : 0;
             }
         }
-        assertThat(samples(t).keySet().stream().filter(k -> k.startsWith("infiniband_switch_port_symbol_error_total{"))
+        assertThat(samples(t).keySet().stream().filter(k -> k.startsWith(SWITCH_SYMBOL_ERRORS + "{"))
                 .count()).isEqualTo(cabledSwitchPorts);
         assertThat(samples(t).keySet().stream().filter(k -> k.startsWith("infiniband_hca_port_symbol_error_total{"))
                 .count()).isEqualTo(lab.lab().fabric().cas().size());
@@ -204,16 +211,14 @@ class FabricExporterTest {
     void runningTotalsSurviveResetsAndTheExporterNeverResetsUnlessAsked() throws IOException {
         exporter = exporter(lab, false, false);
         Node leaf = node("leaf02");
-        String g = guid(leaf, 0);
-        String m = "infiniband_switch_port_symbol_error_total";
         twin.setCounter(leaf.name(), 3, PortCounter.SYMBOL_ERROR, 100);
-        assertThat(value(text(exporter.collect()), m, g, 3)).isEqualTo(100);
+        assertThat(scrapedSymbolErrors(leaf, 3)).isEqualTo(100);
         twin.setCounter(leaf.name(), 3, PortCounter.SYMBOL_ERROR, 250);
-        assertThat(value(text(exporter.collect()), m, g, 3)).isEqualTo(250);
+        assertThat(scrapedSymbolErrors(leaf, 3)).isEqualTo(250);
         twin.setCounter(leaf.name(), 3, PortCounter.SYMBOL_ERROR, 30);   // someone cleared it; 30 since
-        assertThat(value(text(exporter.collect()), m, g, 3)).isEqualTo(280);
+        assertThat(scrapedSymbolErrors(leaf, 3)).isEqualTo(280);
         twin.setCounter(leaf.name(), 3, PortCounter.SYMBOL_ERROR, 60000);   // past half its 16 bits
-        assertThat(value(text(exporter.collect()), m, g, 3)).isEqualTo(280 + 60000 - 30);
+        assertThat(scrapedSymbolErrors(leaf, 3)).isEqualTo(280 + 60000 - 30);
         assertThat(twin.counter(leaf.name(), 3, PortCounter.SYMBOL_ERROR)).as("not reset unless asked")
                 .isEqualTo(60000);
     }
@@ -222,17 +227,16 @@ class FabricExporterTest {
     void resetCountersClearsA16BitCounterPastHalfItsRangeAndKeepsTheTotal() throws IOException {
         exporter = exporter(lab, true, false);
         Node leaf = node("leaf03");
-        String g = guid(leaf, 0);
-        String m = "infiniband_switch_port_symbol_error_total";
         twin.setCounter(leaf.name(), 2, PortCounter.SYMBOL_ERROR, 40000);
         twin.setCounter(leaf.name(), 4, PortCounter.SYMBOL_ERROR, 7);
-        assertThat(value(text(exporter.collect()), m, g, 2)).isEqualTo(40000);
+        assertThat(scrapedSymbolErrors(leaf, 2)).isEqualTo(40000);
         assertThat(twin.counter(leaf.name(), 2, PortCounter.SYMBOL_ERROR)).as("cleared by the exporter").isZero();
         assertThat(twin.counter(leaf.name(), 4, PortCounter.SYMBOL_ERROR)).as("far from saturation").isEqualTo(7);
         twin.setCounter(leaf.name(), 2, PortCounter.SYMBOL_ERROR, 40000);
         String t = text(exporter.collect());
-        assertThat(value(t, m, g, 2)).isEqualTo(80000);
-        assertThat(value(t, m, g, 4)).isEqualTo(7);
+        String g = guid(leaf, 0);
+        assertThat(value(t, SWITCH_SYMBOL_ERRORS, g, 2)).isEqualTo(80000);
+        assertThat(value(t, SWITCH_SYMBOL_ERRORS, g, 4)).isEqualTo(7);
     }
 
     @Test
@@ -248,9 +252,9 @@ class FabricExporterTest {
         assertThat(samples(t)).containsEntry("infiniband_switch_collect_timeout{collector=\"switch\",guid=\"" + g
                 + "\"}", 1.0);
         assertThat(samples(t)).containsEntry("infiniband_exporter_collect_timeouts{collector=\"switch\"}", 1.0);
-        assertThat(samples(t)).doesNotContainKey("infiniband_switch_port_symbol_error_total{guid=\"" + g
+        assertThat(samples(t)).doesNotContainKey(SWITCH_SYMBOL_ERRORS + "{guid=\"" + g
                 + "\",port=\"5\"}");
-        assertThat(value(t, "infiniband_switch_port_symbol_error_total", g, 6)).isZero();
+        assertThat(value(t, SWITCH_SYMBOL_ERRORS, g, 6)).isZero();
         assertThat(exporter.lastScrape().failedPorts()).isEqualTo(1);
         assertThat(samples(t).keySet().stream().filter(k -> k.startsWith("infiniband_switch_port_collect_error"))
                 .toList()).hasSize(1);
