@@ -16,6 +16,12 @@ class LayeringTest {
         classes = MainClasses.all();
     }
 
+    /** No class in package pkg (and below) depends on a class in any of the packages forbidden. */
+    private static void mustNotUse(String pkg, String... forbidden) {
+        noClasses().that().resideInAPackage(pkg).should().dependOnClassesThat().resideInAnyPackage(forbidden)
+                .allowEmptyShould(true).check(classes);
+    }
+
     @Test
     void managementLayersNeverReachIntoTheSimulator() {
         ArchRule rule = noClasses().that().resideInAnyPackage("org.ibtwin.sm..", "org.ibtwin.diag..",
@@ -37,15 +43,9 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("org.ibtwin.sim..")
                 .allowEmptyShould(true);
         users.check(classes);
-        ArchRule twin = noClasses().that().resideInAPackage("org.ibtwin.sim..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.sm..", "org.ibtwin.diag..",
-                        "org.ibtwin.doctor..", "org.ibtwin.lab..", "org.ibtwin.cli..", "org.ibtwin.bench..")
-                .allowEmptyShould(true);
-        twin.check(classes);
-        ArchRule lab = noClasses().that().resideInAPackage("org.ibtwin.lab..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.cli..", "org.ibtwin.bench..")
-                .allowEmptyShould(true);
-        lab.check(classes);
+        mustNotUse("org.ibtwin.sim..", "org.ibtwin.sm..", "org.ibtwin.diag..", "org.ibtwin.doctor..",
+                "org.ibtwin.lab..", "org.ibtwin.cli..", "org.ibtwin.bench..");
+        mustNotUse("org.ibtwin.lab..", "org.ibtwin.cli..", "org.ibtwin.bench..");
     }
 
     /**
@@ -54,11 +54,8 @@ class LayeringTest {
      */
     @Test
     void whatIfComparesWithoutTheTwinOrTheSm() {
-        ArchRule rule = noClasses().that().resideInAPackage("org.ibtwin.whatif..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.sim..", "org.ibtwin.sm..",
-                        "org.ibtwin.lab..", "org.ibtwin.cli..", "org.ibtwin.transport..")
-                .allowEmptyShould(true);
-        rule.check(classes);
+        mustNotUse("org.ibtwin.whatif..", "org.ibtwin.sim..", "org.ibtwin.sm..", "org.ibtwin.lab..", "org.ibtwin.cli..",
+                "org.ibtwin.transport..");
     }
 
     /**
@@ -72,24 +69,15 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("org.ibtwin.bench..")
                 .allowEmptyShould(true);
         users.check(classes);
-        ArchRule bench = noClasses().that().resideInAPackage("org.ibtwin.bench..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.cli..", "org.ibtwin.web..")
-                .allowEmptyShould(true);
-        bench.check(classes);
+        mustNotUse("org.ibtwin.bench..", "org.ibtwin.cli..", "org.ibtwin.web..");
     }
 
     @Test
     void lowerLayersDoNotDependOnUpperOnes() {
-        ArchRule model = noClasses().that().resideInAPackage("org.ibtwin.model..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.format..", "org.ibtwin.gen..",
-                        "org.ibtwin.cli..", "org.ibtwin.sim..", "org.ibtwin.sm..", "org.ibtwin.diag..",
-                        "org.ibtwin.doctor..", "org.ibtwin.perf..", "org.ibtwin.mad..")
-                .allowEmptyShould(true);
-        model.check(classes);
-        ArchRule format = noClasses().that().resideInAPackage("org.ibtwin.format..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.ibtwin.cli..", "org.ibtwin.sim..",
-                        "org.ibtwin.sm..", "org.ibtwin.diag..", "org.ibtwin.doctor..")
-                .allowEmptyShould(true);
-        format.check(classes);
+        mustNotUse("org.ibtwin.model..", "org.ibtwin.format..", "org.ibtwin.gen..", "org.ibtwin.cli..",
+                "org.ibtwin.sim..", "org.ibtwin.sm..", "org.ibtwin.diag..", "org.ibtwin.doctor..", "org.ibtwin.perf..",
+                "org.ibtwin.mad..");
+        mustNotUse("org.ibtwin.format..", "org.ibtwin.cli..", "org.ibtwin.sim..", "org.ibtwin.sm..",
+                "org.ibtwin.diag..", "org.ibtwin.doctor..");
     }
 }
