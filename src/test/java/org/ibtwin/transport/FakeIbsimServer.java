@@ -96,15 +96,23 @@ final class FakeIbsimServer implements AutoCloseable {
         }
     }
 
+    /** The next datagram s receives into buf; null once s is closed (or fails). */
+    private static DatagramPacket next(DatagramSocket s, byte[] buf) {
+        if (s.isClosed()) {
+            return null;
+        }
+        DatagramPacket p = new DatagramPacket(buf, buf.length);
+        try {
+            s.receive(p);
+            return p;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     private void ctlLoop() {
         byte[] buf = new byte[512];
-        while (!ctl.isClosed()) {
-            DatagramPacket p = new DatagramPacket(buf, buf.length);
-            try {
-                ctl.receive(p);
-            } catch (IOException e) {
-                return;
-            }
+        for (DatagramPacket p = next(ctl, buf); p != null; p = next(ctl, buf)) {
             if (p.getLength() != IbsimWire.CTL_SIZE) {
                 continue;
             }
@@ -147,13 +155,7 @@ final class FakeIbsimServer implements AutoCloseable {
 
     private void dataLoop() {
         byte[] buf = new byte[1024];
-        while (!data.isClosed()) {
-            DatagramPacket p = new DatagramPacket(buf, buf.length);
-            try {
-                data.receive(p);
-            } catch (IOException e) {
-                return;
-            }
+        for (DatagramPacket p = next(data, buf); p != null; p = next(data, buf)) {
             byte[] d = Arrays.copyOf(buf, p.getLength());
             received.add(d);
             onMad.accept(this, d);
