@@ -57,37 +57,7 @@ public final class HostOutputs {
     private static final Pattern PORT_HEAD = Pattern.compile("^\\s*Port (\\d+):\\s*$");
 
     public static List<Hca> ibstat(String text, String file) {
-        List<Hca> out = new ArrayList<>();
-        String[] lines = Text.lines(text);
-        Builder ca = null;
-        PortBuilder port = null;
-        for (int i = 0; i < lines.length; i++) {
-            String l = lines[i];
-            int no = i + 1;
-            Matcher h = CA_HEAD.matcher(l);
-            if (h.matches()) {
-                flush(out, ca, port);
-                port = null;
-                ca = new Builder(h.group(2), no);
-                continue;
-            }
-            if (ca == null) {
-                continue;
-            }
-            Matcher p = PORT_HEAD.matcher(l);
-            if (p.matches()) {
-                if (port != null) {
-                    ca.ports.add(port.build());
-                }
-                port = new PortBuilder(Text.integer(p.group(1), file, no, "port"), no);
-                continue;
-            }
-            Matcher kv = KV.matcher(l);
-            if (!kv.matches()) {
-                continue;
-            }
-            String k = kv.group(1).trim();
-            String v = kv.group(2);
+        return caBlocks(text, file, CA_HEAD, 2, PORT_HEAD, (ca, port, k, v, no) -> {
             if (port == null) {
                 switch (k) {
                     case "CA type", "Switch type", "Router type" -> ca.device = v.isEmpty() ? null : v;
@@ -95,7 +65,7 @@ public final class HostOutputs {
                     case "Node GUID" -> ca.nodeGuid = Text.guid(v, file, no);
                     default -> { }
                 }
-                continue;
+                return;
             }
             switch (k) {
                 case "State" -> port.state = state(Text.portState(v), v, file, no);
@@ -112,6 +82,49 @@ public final class HostOutputs {
                 case "Port GUID" -> port.guid = Text.guid(v, file, no);
                 case "Link layer" -> port.layer = layer(v);
                 default -> { }
+            }
+        });
+    }
+
+    /** One "key: value" line of an ibstat or ibv_devinfo block: the CA's own when port is null, else the port's. */
+    private interface Field {
+        void set(Builder ca, PortBuilder port, String k, String v, int no);
+    }
+
+    /**
+     * The CA blocks of ibstat or ibv_devinfo: a CA head line (its name in group nameGroup), port head lines (the
+     * number in group 1) and "key: value" lines, each handed to field; lines before the first head are passed over.
+     */
+    private static List<Hca> caBlocks(String text, String file, Pattern caHead, int nameGroup, Pattern portHead,
+                                      Field field) {
+        List<Hca> out = new ArrayList<>();
+        String[] lines = Text.lines(text);
+        Builder ca = null;
+        PortBuilder port = null;
+        for (int i = 0; i < lines.length; i++) {
+            String l = lines[i];
+            int no = i + 1;
+            Matcher h = caHead.matcher(l);
+            if (h.matches()) {
+                flush(out, ca, port);
+                port = null;
+                ca = new Builder(h.group(nameGroup), no);
+                continue;
+            }
+            if (ca == null) {
+                continue;
+            }
+            Matcher p = portHead.matcher(l);
+            if (p.matches()) {
+                if (port != null) {
+                    ca.ports.add(port.build());
+                }
+                port = new PortBuilder(Text.integer(p.group(1), file, no, "port"), no);
+                continue;
+            }
+            Matcher kv = KV.matcher(l);
+            if (kv.matches()) {
+                field.set(ca, port, kv.group(1).trim(), kv.group(2), no);
             }
         }
         flush(out, ca, port);
@@ -183,37 +196,7 @@ public final class HostOutputs {
 
     /** ibv_devinfo (with or without -v); "No IB devices found" gives an empty list. */
     public static List<Hca> ibvDevinfo(String text, String file) {
-        List<Hca> out = new ArrayList<>();
-        String[] lines = Text.lines(text);
-        Builder ca = null;
-        PortBuilder port = null;
-        for (int i = 0; i < lines.length; i++) {
-            String l = lines[i];
-            int no = i + 1;
-            Matcher h = DEV_HEAD.matcher(l);
-            if (h.matches()) {
-                flush(out, ca, port);
-                port = null;
-                ca = new Builder(h.group(1), no);
-                continue;
-            }
-            if (ca == null) {
-                continue;
-            }
-            Matcher p = DEV_PORT.matcher(l);
-            if (p.matches()) {
-                if (port != null) {
-                    ca.ports.add(port.build());
-                }
-                port = new PortBuilder(Text.integer(p.group(1), file, no, "port"), no);
-                continue;
-            }
-            Matcher kv = KV.matcher(l);
-            if (!kv.matches()) {
-                continue;
-            }
-            String k = kv.group(1).trim();
-            String v = kv.group(2);
+        return caBlocks(text, file, DEV_HEAD, 1, DEV_PORT, (ca, port, k, v, no) -> {
             String head = v.replaceFirst("\\s*\\(\\d+\\)$", "");
             if (port == null) {
                 switch (k) {
@@ -222,7 +205,7 @@ public final class HostOutputs {
                     case "vendor_part_id" -> ca.device = "MT" + Text.integer(v, file, no, "vendor_part_id");
                     default -> { }
                 }
-                continue;
+                return;
             }
             switch (k) {
                 case "state" -> port.state = state(Text.portState(head), v, file, no);
@@ -236,9 +219,7 @@ public final class HostOutputs {
                 case "active_speed" -> port.speed = nominalSpeed(head);
                 default -> { }
             }
-        }
-        flush(out, ca, port);
-        return out;
+        });
     }
 
     private static LinkSpeed nominalSpeed(String s) {
