@@ -34,7 +34,7 @@ public final class Addresses {
      * they last. No digits: 0, end 0. Values past the range of a long saturate, as strtol's do.
      */
     public static Parsed strtol(String s) {
-        Prefix pf = prefix(s);
+        Prefix pf = prefix(s, true);
         int n = s.length();
         int i = pf.digitsStart();
         boolean neg = pf.negative();
@@ -72,16 +72,10 @@ public final class Addresses {
 
     /** C's {@code atoi}: decimal only, white space and a sign first, 0 when there are no digits. */
     public static int atoi(String s) {
-        int i = 0;
+        Prefix pf = prefix(s, false);
+        int i = pf.digitsStart();
+        boolean neg = pf.negative();
         int n = s.length();
-        while (i < n && isSpace(s.charAt(i))) {
-            i++;
-        }
-        boolean neg = false;
-        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-            neg = s.charAt(i) == '-';
-            i++;
-        }
         long v = 0;
         while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
             v = Math.min(v * 10 + (s.charAt(i) - '0'), 1L << 40);
@@ -138,7 +132,7 @@ public final class Addresses {
 
     /** C's {@code strtoull(s, NULL, 0)}: as {@link #strtol} but up to 2^64-1, a minus sign negating modulo 2^64. */
     public static long unsigned(String s) {
-        Prefix pf = prefix(s);
+        Prefix pf = prefix(s, true);
         int n = s.length();
         int i = pf.digitsStart();
         boolean neg = pf.negative();
@@ -182,7 +176,8 @@ public final class Addresses {
     private record Prefix(int digitsStart, boolean negative, int base) {
     }
 
-    private static Prefix prefix(String s) {
+    /** White space and a sign, then (with base0) the base prefix of base 0; without base0 the base is 10. */
+    private static Prefix prefix(String s, boolean base0) {
         int i = 0;
         int n = s.length();
         while (i < n && isSpace(s.charAt(i))) {
@@ -194,7 +189,7 @@ public final class Addresses {
             i++;
         }
         int base = 10;
-        if (i < n && s.charAt(i) == '0') {
+        if (base0 && i < n && s.charAt(i) == '0') {
             if (i + 2 < n && (s.charAt(i + 1) == 'x' || s.charAt(i + 1) == 'X')
                     && Character.digit(s.charAt(i + 2), 16) >= 0) {
                 base = 16;
