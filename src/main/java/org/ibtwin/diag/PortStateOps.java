@@ -241,21 +241,11 @@ public final class PortStateOps {
         PI.set(data, 0, "LinkSpeedEnabled", r.value(Arg.SPEED));
         PI.set(data, 0, "LinkSpeedExtEnabled", r.value(Arg.ESPEED));
         PI.set(data, 0, "LinkWidthEnabled", r.value(Arg.WIDTH));
-        if (r.set(Arg.VLS)) {
-            PI.set(data, 0, "OperVLs", r.value(Arg.VLS));
-        }
-        if (r.set(Arg.MTU)) {
-            PI.set(data, 0, "NeighborMTU", r.value(Arg.MTU));
-        }
-        if (r.set(Arg.LID)) {
-            PI.set(data, 0, "Lid", r.value(Arg.LID));
-        }
-        if (r.set(Arg.SMLID)) {
-            PI.set(data, 0, "SMLid", r.value(Arg.SMLID));
-        }
-        if (r.set(Arg.LMC)) {
-            PI.set(data, 0, "LMC", r.value(Arg.LMC));
-        }
+        setGiven(r, Arg.VLS, data, "OperVLs");
+        setGiven(r, Arg.MTU, data, "NeighborMTU");
+        setGiven(r, Arg.LID, data, "Lid");
+        setGiven(r, Arg.SMLID, data, "SMLid");
+        setGiven(r, Arg.LMC, data, "LMC");
         if (r.set(Arg.FDR10)) {
             byte[] e = ext.clone();
             SmpAttributes.MLNX_EXT_PORT_INFO.set(e, 0, "StateChangeEnable", FDR10_BIT);
@@ -264,15 +254,9 @@ public final class PortStateOps {
                     "smp set MLNX ext portinfo failed");
             out.append("\nAfter MLNXExtendedPortInfo set:\n").append(Dumps.mlnxExtPortInfo(dest, portnum, after, 0));
         }
-        if (r.set(Arg.MKEY)) {
-            PI.set(data, 0, "Mkey", r.value(Arg.MKEY));
-        }
-        if (r.set(Arg.MKEYLEASE)) {
-            PI.set(data, 0, "MkeyLeasePeriod", r.value(Arg.MKEYLEASE));
-        }
-        if (r.set(Arg.MKEYPROT)) {
-            PI.set(data, 0, "ProtectBits", r.value(Arg.MKEYPROT));
-        }
+        setGiven(r, Arg.MKEY, data, "Mkey");
+        setGiven(r, Arg.MKEYLEASE, data, "MkeyLeasePeriod");
+        setGiven(r, Arg.MKEYPROT, data, "ProtectBits");
         long mod = portnum & 0xffffffffL;
         if (espeedCap) {
             mod |= 1L << 31;
@@ -280,6 +264,13 @@ public final class PortStateOps {
         byte[] after = setAttr(dest, AttributeIds.PORT_INFO, mod, data, "smp set portinfo failed");
         out.append("\nAfter PortInfo set:\n");
         show(dest, after, portnum, espeedCap, isSwitch, out);
+    }
+
+    /** Sets the PortInfo field to the option's value when the option was given. */
+    private static void setGiven(Request r, Arg a, byte[] data, String field) {
+        if (r.set(a)) {
+            PI.set(data, 0, field, r.value(a));
+        }
     }
 
     /** The peer of an active switch port: its PortInfo, and warnings for a link below what both ends enable. */
