@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import java.util.Set;
 import java.util.Collections;
 import org.ibtwin.model.Fabric;
@@ -60,32 +61,7 @@ public final class MinHopRoutes implements Routes {
                 }
             }
         }
-        level = new int[nodes.length];
-        Arrays.fill(level, -1);
-        int[] queue = new int[nodes.length];
-        int head = 0;
-        int tail = 0;
-        for (int i = 0; i < nodes.length; i++) {
-            Node n = nodes[i];
-            if (n.isSwitch() && hasCaNeighbour(n)) {
-                level[i] = 0;
-                queue[tail++] = i;
-            }
-        }
-        while (head < tail) {
-            int i = queue[head++];
-            Node n = nodes[i];
-            for (int p = 1; p <= n.numPorts(); p++) {
-                Node r = remoteSwitch(n.port(p));
-                if (r != null) {
-                    int j = index.get(r);
-                    if (level[j] < 0) {
-                        level[j] = level[i] + 1;
-                        queue[tail++] = j;
-                    }
-                }
-            }
-        }
+        level = hops(i -> nodes[i].isSwitch() && hasCaNeighbour(nodes[i]));
         boolean isTree = true;
         upPorts = new int[nodes.length][];
         for (int i = 0; i < nodes.length; i++) {
@@ -298,14 +274,23 @@ public final class MinHopRoutes implements Routes {
     }
 
     private int[] bfs(Node from) {
+        int start = index.get(from);
+        return hops(i -> i == start);
+    }
+
+    /** Switch-to-switch hops from the nearest start node to every node (breadth first); -1 where none reaches. */
+    private int[] hops(IntPredicate start) {
         int[] dist = new int[nodes.length];
         Arrays.fill(dist, -1);
         int[] queue = new int[nodes.length];
         int head = 0;
         int tail = 0;
-        int start = index.get(from);
-        dist[start] = 0;
-        queue[tail++] = start;
+        for (int i = 0; i < nodes.length; i++) {
+            if (start.test(i)) {
+                dist[i] = 0;
+                queue[tail++] = i;
+            }
+        }
         while (head < tail) {
             int i = queue[head++];
             Node n = nodes[i];
