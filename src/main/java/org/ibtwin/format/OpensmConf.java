@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -74,16 +72,7 @@ public final class OpensmConf {
     }
 
     public static OpensmConf read(Path file) {
-        String name = file.toString();
-        try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8), name);
-        } catch (NoSuchFileException e) {
-            throw new FormatException(name, 0, "no such file");
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new FormatException(name, 0, "not a text file (invalid UTF-8)");
-        } catch (IOException e) {
-            throw new FormatException(name, 0, "cannot read: " + e.getMessage());
-        }
+        return parse(TextFiles.read(file), file.toString());
     }
 
     public static OpensmConf parse(String text, String name) {

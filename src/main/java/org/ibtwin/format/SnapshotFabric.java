@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,16 +44,7 @@ public final class SnapshotFabric {
 
     /** Reads a snapshot as a fabric; bad input is a {@link FormatException} naming the file (and line). */
     public static Fabric read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new FormatException(file.toString(), 0, "no such file");
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new FormatException(file.toString(), 0, "not a text file (invalid UTF-8)");
-        } catch (IOException e) {
-            throw new FormatException(file.toString(), 0, "cannot read: " + e.getMessage());
-        }
+        String text = TextFiles.read(file);
         JsonNode root;
         try {
             root = JSON.readTree(text);

@@ -1,13 +1,10 @@
 package org.ibtwin.whatif;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.ibtwin.format.FormatException;
+import org.ibtwin.format.TextFiles;
 
 /**
  * A changes file: one change a line, as the command line writes it ({@code --pull-cable leaf01/36}, the dashes
@@ -25,16 +22,7 @@ public final class Changes {
 
     /** Reads a changes file. */
     public static List<Change> read(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new FormatException(file.toString(), 0, "no such file");
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new FormatException(file.toString(), 0, "not a text file (invalid UTF-8)");
-        } catch (IOException e) {
-            throw new FormatException(file.toString(), 0, "cannot read: " + e.getMessage());
-        }
+        List<String> lines = TextFiles.read(file).lines().toList();
         Path base = file.toAbsolutePath().getParent();
         List<Change> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
