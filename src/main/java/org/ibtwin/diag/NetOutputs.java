@@ -194,20 +194,10 @@ public final class NetOutputs {
                 if (port == null) {
                     continue;
                 }
-                int width = port.widthActive();
-                int speed = port.speedActive();
-                int espeed;
-                byte[] cap = port.capInfo();
-                if (cap != null || !n.isSwitch()) {
-                    espeed = port.speedExtActive();
-                } else {
-                    speed = 0;
-                    width = 0;
-                    espeed = 0;
-                }
+                Active a = Active.of(n, port);
                 out.append(String.format("%2s %5d %2d 0x%016x %s %s", typeShort(n),
-                        n.isSwitch() ? n.smaLid() : port.baseLid(), port.number(), port.guid(), widthCompat(width),
-                        speedCompat(speed, espeed, port.fdr10())));
+                        n.isSwitch() ? n.smaLid() : port.baseLid(), port.number(), port.guid(), widthCompat(a.width()),
+                        speedCompat(a.speed(), a.espeed(), port.fdr10())));
                 NetPort r = port.remote();
                 if (r != null) {
                     out.append(String.format(" - %2s %5d %2d 0x%016x ( '%s' - '%s' )%n", typeShort(r.node()),
@@ -292,19 +282,22 @@ public final class NetOutputs {
         }
     }
 
-    void linkPort(NetNode n, NetPort port, LinkOptions o, String prefix, StringBuilder out) {
-        int width = port.widthActive();
-        int speed = port.speedActive();
-        boolean fdr10 = port.fdr10();
-        int espeed;
-        byte[] cap = port.capInfo();
-        if (cap != null || !n.isSwitch()) {
-            espeed = port.speedExtActive();
-        } else {
-            speed = 0;
-            width = 0;
-            espeed = 0;
+    /**
+     * A port's active width, speed and extended speed as the listings show them: all 0 on a switch port whose
+     * switch gave no capability information.
+     */
+    private record Active(int width, int speed, int espeed) {
+        static Active of(NetNode n, NetPort port) {
+            if (port.capInfo() != null || !n.isSwitch()) {
+                return new Active(port.widthActive(), port.speedActive(), port.speedExtActive());
+            }
+            return new Active(0, 0, 0);
         }
+    }
+
+    void linkPort(NetNode n, NetPort port, LinkOptions o, String prefix, StringBuilder out) {
+        Active a = Active.of(n, port);
+        boolean fdr10 = port.fdr10();
         int state = port.state();
         int phys = port.physState();
         if (state == STATE_DOWN && o.filtered(n, port)) {
@@ -331,12 +324,12 @@ public final class NetOutputs {
         out.append("[  ] ==(");
         if (state != STATE_DOWN) {
             String sp;
-            if (espeed == 0) {
-                sp = fdr10 ? "10.0 Gbps (FDR10)" : Printer.LINK_SPEED.format(speed, 4);
+            if (a.espeed() == 0) {
+                sp = fdr10 ? "10.0 Gbps (FDR10)" : Printer.LINK_SPEED.format(a.speed(), 4);
             } else {
-                sp = aggSpeed(espeed);
+                sp = aggSpeed(a.espeed());
             }
-            pad(Printer.LINK_WIDTH.format(width, 8), 3, out);
+            pad(Printer.LINK_WIDTH.format(a.width(), 8), 3, out);
             out.append(' ');
             pad(sp, 18, out);
             out.append(' ');
