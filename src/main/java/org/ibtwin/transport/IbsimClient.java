@@ -13,16 +13,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -73,23 +70,15 @@ public final class IbsimClient implements MadTransport {
     private final Thread receiver;
     private volatile Consumer<ReceivedMad> unsolicited;
 
-    /** One request in flight. Its mutable state is guarded by the object itself. */
-    private final class Pending {
+    /** One request in flight, under its key in {@link #pending}, sent as the datagram. */
+    private static final class Pending extends PendingRequest {
         final long key;
-        final long callerTid;
         final byte[] datagram;
-        final long timeoutNanos;
-        final CompletableFuture<byte[]> future = new CompletableFuture<>();
-        int attemptsLeft;
-        int attempt;
-        ScheduledFuture<?> timeout;
 
         Pending(long key, long callerTid, byte[] datagram, Duration timeout, int retries) {
+            super(callerTid, timeout, retries);
             this.key = key;
-            this.callerTid = callerTid;
             this.datagram = datagram;
-            this.timeoutNanos = timeout.toNanos();
-            this.attemptsLeft = retries + 1;
         }
     }
 
@@ -360,17 +349,7 @@ public final class IbsimClient implements MadTransport {
         }
         timer.shutdownNow();
         delivery.shutdown();
-        MadTransportException gone = new MadTransportException("ibsim client closed");
-        List<Pending> left = new ArrayList<>(pending.values());
-        pending.clear();
-        for (Pending p : left) {
-            synchronized (p) {
-                if (p.timeout != null) {
-                    p.timeout.cancel(false);
-                }
-            }
-            p.future.completeExceptionally(gone);
-        }
+        PendingRequest.failAll(pending, new MadTransportException("ibsim client closed"));
         completer.shutdown();
     }
 

@@ -3,16 +3,13 @@ package org.ibtwin.transport;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -74,22 +71,14 @@ public final class UmadTransport implements MadTransport {
     /** The P_Key index GMPs (QP1) go out at, from {@link #usePkey}; -1: the address's own (0). */
     private volatile int gmpPkeyIndex = -1;
 
-    /** One request in flight; its mutable state is guarded by the object itself. */
-    private static final class Pending {
-        final long callerTid;
+    /** One request in flight, sent as the message; sentAt is guarded by the object, as the rest. */
+    private static final class Pending extends PendingRequest {
         final byte[] message;
-        final long timeoutNanos;
-        final CompletableFuture<byte[]> future = new CompletableFuture<>();
-        int attemptsLeft;
-        int attempt;
         long sentAt;
-        ScheduledFuture<?> timeout;
 
         Pending(long callerTid, byte[] message, Duration timeout, int retries) {
-            this.callerTid = callerTid;
+            super(callerTid, timeout, retries);
             this.message = message;
-            this.timeoutNanos = timeout.toNanos();
-            this.attemptsLeft = retries + 1;
         }
     }
 
@@ -330,17 +319,7 @@ public final class UmadTransport implements MadTransport {
         timer.shutdownNow();
         delivery.shutdown();
         closeQuietly();
-        MadTransportException gone = new MadTransportException("umad transport closed");
-        List<Pending> left = new ArrayList<>(pending.values());
-        pending.clear();
-        for (Pending p : left) {
-            synchronized (p) {
-                if (p.timeout != null) {
-                    p.timeout.cancel(false);
-                }
-            }
-            p.future.completeExceptionally(gone);
-        }
+        PendingRequest.failAll(pending, new MadTransportException("umad transport closed"));
         completer.shutdown();
     }
 
