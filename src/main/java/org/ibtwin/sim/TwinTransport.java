@@ -208,18 +208,31 @@ public final class TwinTransport implements MadTransport {
             unsolicited.accept(new ReceivedMad(mad, from));
             return;
         }
-        Pending p = pending.get(MadHeaders.tid(mad));
+        // the sender, while still in send, completes it once the twin lets go
+        Pending p = afterSend(mad, q -> q.response = mad);
         if (p == null) {
             return;
         }
-        synchronized (p) {
-            if (p.inSend) {
-                p.response = mad;   // the sender completes it once the twin lets go
-                return;
-            }
-        }
         // an answer from another client, arriving later: complete off the twin's thread
         ASYNC.execute(() -> finish(p, mad, null));
+    }
+
+    /**
+     * The request of the MAD's TID when its sender has returned; null when there is none, or when the sender is
+     * still in send (then tell, under the request's lock, leaves the news for the sender).
+     */
+    private Pending afterSend(byte[] mad, Consumer<Pending> tell) {
+        Pending p = pending.get(MadHeaders.tid(mad));
+        if (p == null) {
+            return null;
+        }
+        synchronized (p) {
+            if (p.inSend) {
+                tell.accept(p);
+                return null;
+            }
+        }
+        return p;
     }
 
     /** From the twin's thread: a MAD this port sent was lost. */
@@ -227,15 +240,9 @@ public final class TwinTransport implements MadTransport {
         if ((mad[3] & 0x80) != 0) {
             return;
         }
-        Pending p = pending.get(MadHeaders.tid(mad));
+        Pending p = afterSend(mad, q -> q.lost = true);
         if (p == null) {
             return;
-        }
-        synchronized (p) {
-            if (p.inSend) {
-                p.lost = true;
-                return;
-            }
         }
         // a queued attempt, lost after its sender returned: retry or give up off the twin's thread
         ASYNC.execute(() -> {
