@@ -5,6 +5,7 @@ import java.util.List;
 import org.ibtwin.format.NodeNameMap;
 import org.ibtwin.format.TopologyWriter;
 import org.ibtwin.mad.Printer;
+import org.ibtwin.model.LinkWidth;
 import org.ibtwin.model.NodeType;
 
 /**
@@ -53,14 +54,7 @@ public final class NetOutputs {
     }
 
     static String widthCompat(int width) {
-        return switch (width) {
-            case 1 -> "1x";
-            case 2 -> "4x";
-            case 4 -> "8x";
-            case 8 -> "12x";
-            case 16 -> "2x";
-            default -> "??";
-        };
+        return LinkWidth.labelOfCode(width);
     }
 
     /**

@@ -55,6 +55,12 @@ public enum LinkWidth {
         return null;
     }
 
+    /** The {@link #label()} of a PortInfo LinkWidthActive code, "??" for a code of no width (as the tools print). */
+    public static String labelOfCode(int code) {
+        LinkWidth w = ofCode(code);
+        return w == null ? "??" : w.label();
+    }
+
     /** Parses "4x", "4X" or "4"; null when unknown. */
     public static LinkWidth parse(String s) {
         String t = s.trim().toLowerCase(Locale.ROOT);

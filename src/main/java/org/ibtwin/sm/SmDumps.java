@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.function.BiConsumer;
+import org.ibtwin.model.LinkWidth;
 import org.ibtwin.model.NodeType;
 import org.ibtwin.sm.routing.Lfts;
 import org.ibtwin.sm.routing.RoutingBalance;
@@ -89,7 +90,7 @@ public final class SmDumps {
                 end(sb, t, l, smLid, r, true);
                 int state = up ? Topology.ACTIVE : t.linkState(g);
                 long cap = t.capabilityMask(defaultPort(t, g));
-                sb.append("PHY=").append(width((int) t.portInfoField(g, Topology.PI_LWA)))
+                sb.append("PHY=").append(LinkWidth.labelOfCode((int) t.portInfoField(g, Topology.PI_LWA)))
                         .append(" LOG=").append(switch (state) {
                             case Topology.ACTIVE -> "ACT";
                             case Topology.ARMED -> "ARM";
@@ -125,16 +126,6 @@ public final class SmDumps {
                 t.portNumber(g)));
     }
 
-    private static String width(int code) {
-        return switch (code) {
-            case 1 -> "1x";
-            case 2 -> "4x";
-            case 4 -> "8x";
-            case 8 -> "12x";
-            case 16 -> "2x";
-            default -> "??";
-        };
-    }
 
     private static String speed(Topology t, int g, boolean ext) {
         String s = switch ((int) t.portInfoField(g, Topology.PI_LSA)) {
