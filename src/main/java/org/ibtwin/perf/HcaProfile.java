@@ -1,5 +1,6 @@
 package org.ibtwin.perf;
 
+import java.util.Map;
 import org.ibtwin.model.DeviceCatalog;
 import org.ibtwin.model.Node;
 
@@ -26,6 +27,12 @@ public record HcaProfile(String name, double perQpMpps, double maxMpps, int maxO
     public static final HcaProfile CONNECTX2 = new HcaProfile("ConnectX-2", 1.0, 50, 16, 1.4, "mlx4");
     public static final HcaProfile CONNECTX_DDR = new HcaProfile("ConnectX", 0.8, 20, 16, 1.6, "mlx4");
     public static final HcaProfile INFINIHOST = new HcaProfile("InfiniHost", 0.3, 3, 4, 3.0, "mthca");
+    /** The profile of each catalogued device that has one of its own (the others: ConnectX-6). */
+    private static final Map<DeviceCatalog.Device, HcaProfile> BY_DEVICE = Map.of(
+            DeviceCatalog.CONNECTX4, CONNECTX4, DeviceCatalog.CONNECTX5, CONNECTX5,
+            DeviceCatalog.CONNECTX7, CONNECTX7, DeviceCatalog.CONNECTX3, CONNECTX3,
+            DeviceCatalog.CONNECTX2, CONNECTX2, DeviceCatalog.CONNECTX_DDR, CONNECTX_DDR,
+            DeviceCatalog.INFINIHOST, INFINIHOST);
 
     public HcaProfile {
         if (perQpMpps <= 0 || maxMpps < perQpMpps || maxOutReads < 1 || latencyScale <= 0) {
@@ -39,27 +46,6 @@ public record HcaProfile(String name, double perQpMpps, double maxMpps, int maxO
         if (d == null) {
             return CONNECTX6;
         }
-        if (d.equals(DeviceCatalog.CONNECTX4)) {
-            return CONNECTX4;
-        }
-        if (d.equals(DeviceCatalog.CONNECTX5)) {
-            return CONNECTX5;
-        }
-        if (d.equals(DeviceCatalog.CONNECTX7)) {
-            return CONNECTX7;
-        }
-        if (d.equals(DeviceCatalog.CONNECTX3)) {
-            return CONNECTX3;
-        }
-        if (d.equals(DeviceCatalog.CONNECTX2)) {
-            return CONNECTX2;
-        }
-        if (d.equals(DeviceCatalog.CONNECTX_DDR)) {
-            return CONNECTX_DDR;
-        }
-        if (d.equals(DeviceCatalog.INFINIHOST)) {
-            return INFINIHOST;
-        }
-        return CONNECTX6;
+        return BY_DEVICE.getOrDefault(d, CONNECTX6);
     }
 }
