@@ -97,38 +97,28 @@ public final class HostOutputs {
      */
     private static List<Hca> caBlocks(String text, String file, Pattern caHead, int nameGroup, Pattern portHead,
                                       Field field) {
-        List<Hca> out = new ArrayList<>();
-        String[] lines = Text.lines(text);
-        Builder ca = null;
-        PortBuilder port = null;
-        for (int i = 0; i < lines.length; i++) {
-            String l = lines[i];
-            int no = i + 1;
+        Blocks b = new Blocks();
+        for (String l : Text.lines(text)) {
+            b.no++;
             Matcher h = caHead.matcher(l);
             if (h.matches()) {
-                flush(out, ca, port);
-                port = null;
-                ca = new Builder(h.group(nameGroup), no);
+                b.startCa(h.group(nameGroup), b.no);
                 continue;
             }
-            if (ca == null) {
+            if (b.ca == null) {
                 continue;
             }
             Matcher p = portHead.matcher(l);
             if (p.matches()) {
-                if (port != null) {
-                    ca.ports.add(port.build());
-                }
-                port = new PortBuilder(Text.integer(p.group(1), file, no, "port"), no);
+                b.startPort(Text.integer(p.group(1), file, b.no, "port"), b.no);
                 continue;
             }
             Matcher kv = KV.matcher(l);
             if (kv.matches()) {
-                field.set(ca, port, kv.group(1).trim(), kv.group(2), no);
+                field.set(b.ca, b.port, kv.group(1).trim(), kv.group(2), b.no);
             }
         }
-        flush(out, ca, port);
-        return out;
+        return b.done();
     }
 
     // ------------------------------------------------------------------------------------------------ ibstatus
@@ -137,25 +127,20 @@ public final class HostOutputs {
     private static final Pattern RATE = Pattern.compile("^([0-9.]+) Gb/sec \\((\\d+)X(?: (\\w+))?\\)\\s*$");
 
     public static List<Hca> ibstatus(String text, String file) {
-        List<Hca> out = new ArrayList<>();
+        Blocks b = new Blocks();
         String[] lines = Text.lines(text);
-        Builder ca = null;
-        PortBuilder port = null;
         for (int i = 0; i < lines.length; i++) {
-            String l = lines[i];
             int no = i + 1;
-            Matcher h = STATUS_HEAD.matcher(l);
+            Matcher h = STATUS_HEAD.matcher(lines[i]);
             if (h.matches()) {
-                if (ca == null || !ca.name.equals(h.group(1))) {
-                    flush(out, ca, port);
-                    ca = new Builder(h.group(1), no);
-                } else if (port != null) {
-                    ca.ports.add(port.build());
+                if (b.ca == null || !b.ca.name.equals(h.group(1))) {
+                    b.startCa(h.group(1), no);
                 }
-                port = new PortBuilder(Text.integer(h.group(2), file, no, "port"), no);
+                b.startPort(Text.integer(h.group(2), file, no, "port"), no);
                 continue;
             }
-            Matcher kv = KV.matcher(l);
+            PortBuilder port = b.port;
+            Matcher kv = KV.matcher(lines[i]);
             if (port == null || !kv.matches()) {
                 continue;
             }
@@ -185,8 +170,7 @@ public final class HostOutputs {
                 default -> { }
             }
         }
-        flush(out, ca, port);
-        return out;
+        return b.done();
     }
 
     // ------------------------------------------------------------------------------------------------ ibv_devinfo
@@ -501,14 +485,43 @@ public final class HostOutputs {
                 ? LinkLayer.INFINIBAND : null;
     }
 
-    private static void flush(List<Hca> out, Builder ca, PortBuilder port) {
-        if (ca == null) {
-            return;
+    /** The CAs of ibstat, ibstatus or ibv_devinfo read so far, and the CA and port being read. */
+    private static final class Blocks {
+        final List<Hca> out = new ArrayList<>();
+        Builder ca;
+        PortBuilder port;
+        /** The number of the line being read (counted by the reader that walks the lines). */
+        int no;
+
+        /** A CA's first line: the one being read, with its last port, is done. */
+        void startCa(String name, int line) {
+            endCa();
+            port = null;
+            ca = new Builder(name, line);
         }
-        if (port != null) {
-            ca.ports.add(port.build());
+
+        /** A port's first line: the port being read is done. */
+        void startPort(int number, int line) {
+            if (port != null) {
+                ca.ports.add(port.build());
+            }
+            port = new PortBuilder(number, line);
         }
-        out.add(new Hca(ca.name, ca.device, ca.firmware, ca.nodeGuid, List.copyOf(ca.ports), ca.line));
+
+        List<Hca> done() {
+            endCa();
+            return out;
+        }
+
+        private void endCa() {
+            if (ca == null) {
+                return;
+            }
+            if (port != null) {
+                ca.ports.add(port.build());
+            }
+            out.add(new Hca(ca.name, ca.device, ca.firmware, ca.nodeGuid, List.copyOf(ca.ports), ca.line));
+        }
     }
 
     private static final class Builder {
