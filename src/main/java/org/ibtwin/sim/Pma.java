@@ -74,31 +74,34 @@ final class Pma {
         return set ? MadStatus.METHOD_ATTR_NOT_SUPPORTED : MadStatus.OK;
     }
 
-    /** The first port and the count PortSelect names, or -1: a CA's ports 1..N, a switch's 0..N or all. */
-    private long selected(int node, int rx, int select) {
+    /** The port slots from first (inclusive) to end (exclusive). */
+    private record Ports(int first, int end) {
+    }
+
+    /** The ports the MAD's PortSelect names, or null: a CA's ports 1..N, a switch's 0..N or all. */
+    private Ports selected(int node, int rx, byte[] w) {
+        int select = w[D + 1] & 0xff;
         boolean sw = t.isSwitch(node);
         int base = t.portBase[node];
         if (select == ALL_PORTS) {
-            return sw ? ((long) base << 16) | (t.numPorts[node] + 1) : -1;
+            return sw ? new Ports(base, base + t.numPorts[node] + 1) : null;
         }
         if (select > t.numPorts[node] || (!sw && select == 0)) {
-            return -1;
+            return null;
         }
-        return ((long) (base + select) << 16) | 1;
+        return new Ports(base + select, base + select + 1);
     }
 
     private int portCounters(int node, int rx, byte[] w, boolean set) {
-        long sel = selected(node, rx, w[D + 1] & 0xff);
-        if (sel < 0) {
+        Ports sel = selected(node, rx, w);
+        if (sel == null) {
             return MadStatus.INVALID_FIELD;
         }
-        int first = (int) (sel >>> 16);
-        int count = (int) (sel & 0xffff);
         int mask = Forwarding.u16(w, D + 2);
         boolean mask2 = PC.get(w, D, PC_COUNTER_SELECT2) != 0;
         int slots = PortCounter.values().length;
         if (set) {
-            for (int g = first; g < first + count; g++) {
+            for (int g = sel.first(); g < sel.end(); g++) {
                 for (int c = 0; c < slots; c++) {
                     boolean selected = c == PortCounter.XMIT_WAIT.ordinal() ? mask2 : (mask & (1 << c)) != 0;
                     if (selected) {
@@ -113,7 +116,7 @@ final class Pma {
         for (int c = 0; c < TwinState.PC_SLOTS; c++) {
             long sum = 0;
             long max = TwinState.pcMax(c);
-            for (int g = first; g < first + count; g++) {
+            for (int g = sel.first(); g < sel.end(); g++) {
                 sum = Math.min(max, sum + t.pcValue(g, c));
             }
             PC.set(w, D, c < slots ? PC_FIELDS[c] : PC_QP1_DROPPED, sum);
@@ -122,15 +125,13 @@ final class Pma {
     }
 
     private int portCountersExtended(int node, int rx, byte[] w, boolean set) {
-        long sel = selected(node, rx, w[D + 1] & 0xff);
-        if (sel < 0) {
+        Ports sel = selected(node, rx, w);
+        if (sel == null) {
             return MadStatus.INVALID_FIELD;
         }
-        int first = (int) (sel >>> 16);
-        int count = (int) (sel & 0xffff);
         int mask = Forwarding.u16(w, D + 2);
         if (set) {
-            for (int g = first; g < first + count; g++) {
+            for (int g = sel.first(); g < sel.end(); g++) {
                 for (int c = 0; c < TwinState.PCX_SLOTS; c++) {
                     if ((mask & (1 << c)) != 0) {
                         t.pcx[g * TwinState.PCX_SLOTS + c] = 0;
@@ -140,7 +141,7 @@ final class Pma {
         }
         for (int c = 0; c < TwinState.PCX_SLOTS; c++) {
             long sum = 0;
-            for (int g = first; g < first + count; g++) {
+            for (int g = sel.first(); g < sel.end(); g++) {
                 long v = sum + t.pcx[g * TwinState.PCX_SLOTS + c];
                 sum = Long.compareUnsigned(v, sum) < 0 ? -1L : v;
             }
@@ -150,7 +151,7 @@ final class Pma {
     }
 
     private int details(int node, int rx, byte[] w) {
-        if (selected(node, rx, w[D + 1] & 0xff) < 0) {
+        if (selected(node, rx, w) == null) {
             return MadStatus.INVALID_FIELD;
         }
         Arrays.fill(w, D + 4, D + 16, (byte) 0);
