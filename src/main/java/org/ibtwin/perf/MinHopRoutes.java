@@ -6,7 +6,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntPredicate;
 import java.util.Set;
 import java.util.Collections;
 import org.ibtwin.model.Fabric;
@@ -61,7 +60,11 @@ public final class MinHopRoutes implements Routes {
                 }
             }
         }
-        level = hops(i -> nodes[i].isSwitch() && hasCaNeighbour(nodes[i]));
+        boolean[] leaves = new boolean[nodes.length];
+        for (int i = 0; i < nodes.length; i++) {
+            leaves[i] = nodes[i].isSwitch() && hasCaNeighbour(nodes[i]);
+        }
+        level = hops(leaves);
         boolean isTree = true;
         upPorts = new int[nodes.length][];
         for (int i = 0; i < nodes.length; i++) {
@@ -274,19 +277,20 @@ public final class MinHopRoutes implements Routes {
     }
 
     private int[] bfs(Node from) {
-        int start = index.get(from);
-        return hops(i -> i == start);
+        boolean[] start = new boolean[nodes.length];
+        start[index.get(from)] = true;
+        return hops(start);
     }
 
-    /** Switch-to-switch hops from the nearest start node to every node (breadth first); -1 where none reaches. */
-    private int[] hops(IntPredicate start) {
+    /** Switch-to-switch hops from the nearest start node (start[i]) to every node (breadth first); -1 where none reaches. */
+    private int[] hops(boolean[] start) {
         int[] dist = new int[nodes.length];
         Arrays.fill(dist, -1);
         int[] queue = new int[nodes.length];
         int head = 0;
         int tail = 0;
         for (int i = 0; i < nodes.length; i++) {
-            if (start.test(i)) {
+            if (start[i]) {
                 dist[i] = 0;
                 queue[tail++] = i;
             }
