@@ -89,8 +89,9 @@ record BenchWebBrowser(PrintWriter out, String base, Path screenshots, int hosts
         @SuppressWarnings("unchecked")
         java.util.Map<String, Object> t = (java.util.Map<String, Object>) js.executeScript("return ibtwin.timings");
         out.printf(Locale.ROOT, "browser:   of it (ms): the page before fetching the map %.0f, the server's answer "
-                        + "%.0f, download %.0f, JSON.parse %.0f, cytoscape's elements %.0f, its first render %.0f; %,d B, "
-                        + "%,d nodes, %,d edges%n", num(t, "before"), num(t, "answer"), num(t, "download"), num(t, "parse"), num(t, "elements"), num(t, "render"),
+                        + "%.0f, download %.0f, the scripts after it %.0f, JSON.parse %.0f, cytoscape's elements %.0f, "
+                        + "its first render %.0f; %,d B, %,d nodes, %,d edges%n", num(t, "before"), num(t, "answer"),
+                num(t, "download"), num(t, "scripts"), num(t, "parse"), num(t, "elements"), num(t, "render"),
                 (long) num(t, "bytes"), (long) num(t, "nodes"), (long) num(t, "edges"));
         out.flush();
     }

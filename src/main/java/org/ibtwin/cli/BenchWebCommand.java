@@ -105,6 +105,7 @@ public final class BenchWebCommand extends CliCommand {
             String base = view.server.url();
             String rack = firstRack(base);
             HttpClient http = HttpClient.newHttpClient();
+            doctor(out, http, base, "the first /api/doctor (traffic running)");
             out.println("API (ms: min / median / max of " + requests + ", the response's size):");
             for (String path : List.of("api/fabric", "api/map", "api/map?pods=0", "api/map/pod?id=P0",
                     "api/map/rack?id=" + rack, "api/devices",
@@ -134,6 +135,13 @@ public final class BenchWebCommand extends CliCommand {
                         ? "api/map/rack?id=<rack>" : path), ms.getFirst(), ms.get(ms.size() / 2), ms.getLast(), bytes);
                 out.flush();
             }
+            // the view read again while traffic runs: the counters moved, the links did not
+            long seen = json(http, base + "api/fabric").get("version").asLong();
+            long until = System.nanoTime() + 120_000_000_000L;
+            while (json(http, base + "api/fabric").get("version").asLong() == seen && System.nanoTime() < until) {
+                Thread.sleep(200);
+            }
+            doctor(out, http, base, "/api/doctor after the view was read again under traffic");
             if (!noBrowser) {
                 if (browserMissing == null) {
                     new BenchWebBrowser(out, base, screenshots, shape.hosts(), port == 0 ? 0 : port + 1)
@@ -145,6 +153,27 @@ public final class BenchWebCommand extends CliCommand {
             engine.halt();
             return 0;
         }
+    }
+
+    /** Times one /api/doctor and prints it with what its examination did ({@code /api/doctor/status}). */
+    private static void doctor(PrintWriter out, HttpClient http, String base, String what) throws Exception {
+        long t0 = System.nanoTime();
+        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + "api/doctor")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        double ms = (System.nanoTime() - t0) / 1e6;
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("api/doctor: HTTP " + r.statusCode());
+        }
+        com.fasterxml.jackson.databind.JsonNode s = json(http, base + "api/doctor/status").get("last");
+        out.printf(Locale.ROOT, "doctor: %s: %.0f ms, %,d B; its examination %,d ms: %d of %d checks run, %d from "
+                        + "the last examination%n", what, ms, r.body().length, s.get("millis").asLong(),
+                s.get("ran").asInt(), s.get("checks").asInt(), s.get("reused").asInt());
+        out.flush();
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode json(HttpClient http, String url) throws Exception {
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(http.send(HttpRequest.newBuilder(
+                URI.create(url)).build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
     /**

@@ -19,6 +19,14 @@ public interface Check {
         return null;
     }
 
+    /**
+     * The counters whose readings the check reads ({@link FabricState#counters}); it reads no other counter, and
+     * {@link Doctor.Cache} keeps its findings while these and the rest of the state are unchanged. None by default.
+     */
+    default java.util.Set<org.ibtwin.model.PortCounter> counters() {
+        return java.util.Set.of();
+    }
+
     /** The findings, in any order; empty when healthy. Only called when {@link #skipReason} is null. */
     List<Finding> run(FabricState state, Thresholds thresholds);
 }

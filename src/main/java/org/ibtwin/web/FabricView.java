@@ -67,6 +67,7 @@ public final class FabricView {
     private final List<SmRow> sms;
     private final Map<String, NodeRow> nodeById;
     private final Map<String, LinkRow> linkById;
+    private volatile Targets targets;
 
     private FabricView(String source, boolean live, long version, String shape, List<NodeRow> nodes,
                        List<PortRow> ports, List<LinkRow> links, List<CableRow> cables,
@@ -336,5 +337,15 @@ public final class FabricView {
 
     public LinkRow link(String id) {
         return linkById.get(id);
+    }
+
+    /** The map ids of what a doctor's finding names by its place ({@link Targets}), indexed once per view. */
+    List<String> targets(String where) {
+        Targets t = targets;
+        if (t == null) {
+            t = new Targets(this);
+            targets = t;
+        }
+        return t.of(where);
     }
 }

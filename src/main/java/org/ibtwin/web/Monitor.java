@@ -8,6 +8,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.ibtwin.doctor.Doctor;
 import org.ibtwin.doctor.FabricState;
 import org.ibtwin.doctor.Finding;
@@ -34,7 +40,6 @@ public final class Monitor implements AutoCloseable {
     private final Events events;
     private final long periodMillis;
     private final Object lock = new Object();
-    private final Object doctorLock = new Object();
     private volatile FabricView view;
     private volatile Map<String, Object> traffic = Map.of("running", false);
     private FabricState state;
@@ -43,19 +48,37 @@ public final class Monitor implements AutoCloseable {
     private final ArrayDeque<double[]> tierHistory = new ArrayDeque<>();
     private final Map<String, ArrayDeque<double[]>> portHistory = new LinkedHashMap<>();
     private long version;
+    /** The doctor's last report, the state and view version it was made of, the examination under way. */
     private Report doctor;
-    private boolean doctorStale = true;
-    private long doctorAt;
-    /** The doctor's report is made again after a link changed, else at most this often (its counter checks). */
-    static final long DOCTOR_MILLIS = 10_000;
+    private FabricState examined;
+    private long examinedVersion = -1;
+    private CompletableFuture<Report> pending;
+    private FabricState pendingState;
+    private volatile Map<String, Object> lastExamination = Map.of();
+    private final Doctor.Cache doctorCache = new Doctor.Cache(new Thresholds());
+    private final Function<FabricState, Report> examine;
+    private final ExecutorService doctorThread = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "ibtwin-web-doctor");
+        t.setDaemon(true);
+        return t;
+    });
     private Thread thread;
     private volatile boolean stop;
     private volatile long lastBuildMillis;
 
     public Monitor(WebSource source, Events events, long periodMillis) {
+        this(source, events, periodMillis, null);
+    }
+
+    /**
+     * A monitor whose doctor is {@code examine} (null: the doctor's, with a {@link Doctor.Cache}): a test holds it
+     * back to see that the pages do not wait for it.
+     */
+    Monitor(WebSource source, Events events, long periodMillis, Function<FabricState, Report> examine) {
         this.source = source;
         this.events = events;
         this.periodMillis = periodMillis;
+        this.examine = examine != null ? examine : s -> Doctor.examine(s, doctorCache);
         refresh();
     }
 
@@ -106,13 +129,11 @@ public final class Monitor implements AutoCloseable {
             Map<Port, double[]> rates = rates(s);
             FabricView before = view;
             FabricView v = FabricView.of(source.name(), source.live(), s, before, version + 1, rates);
-            boolean changed = before == null;
             if (before != null) {
                 for (FabricView.LinkRow l : v.links()) {
                     FabricView.LinkRow o = before.link(l.id());
                     String was = o == null ? "new" : o.health();
                     if (!was.equals(l.health()) && !(isRate(was) && isRate(l.health()))) {
-                        changed = true;
                         Map<String, Object> d = new LinkedHashMap<>();
                         d.put("health", l.health());
                         d.put("was", was);
@@ -126,9 +147,6 @@ public final class Monitor implements AutoCloseable {
             version = v.version();
             view = v;
             traffic = trafficView(s, rates, v);
-            if (changed) {
-                doctorStale = true;
-            }
             lastBuildMillis = (System.nanoTime() - t0) / 1_000_000;
         }
     }
@@ -310,88 +328,137 @@ public final class Monitor implements AutoCloseable {
     }
 
     /**
-     * The doctor's report on the state now: made again after a link's health changed, else when older than
-     * {@value #DOCTOR_MILLIS} ms of a live source.
+     * The doctor's report on the state the view now shows (its findings and the map agree), waiting for it to be
+     * made. It is made on a thread of its own, and only once per state read: a check whose inputs did not change
+     * since the last examination (traffic moves the data counters, not the links) is answered from the
+     * {@link Doctor.Cache}.
      */
     public Report doctor() {
-        synchronized (doctorLock) {
-            FabricState s;
-            synchronized (lock) {
-                if (doctor != null && !doctorStale
-                        && !(source.live() && System.currentTimeMillis() - doctorAt > DOCTOR_MILLIS)) {
-                    return doctor;
-                }
-                s = source.live() ? source.state() : state;
-                doctorStale = false;
-            }
-            // examined outside the view's lock: a 16,384-host fabric takes a minute, the map keeps following
-            Report r = Doctor.examine(s, new Thresholds());
-            synchronized (lock) {
-                doctor = r;
-                doctorAt = System.currentTimeMillis();
-            }
-            return r;
+        try {
+            return examination().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw new IllegalStateException("the doctor failed: " + e.getCause(), e.getCause());
         }
     }
 
     /**
-     * The doctor's report if it is made (again) within {@code waitMillis}, else the last one made (null: none yet):
-     * a node's or link's details never wait a minute for the doctor of a big fabric.
+     * The doctor's report on the state now if it is made within {@code waitMillis}, else the last one made (null:
+     * none yet): a node's or link's details never wait long for the doctor of a big fabric.
      */
     public Report doctor(long waitMillis) {
-        java.util.concurrent.CompletableFuture<Report> f = new java.util.concurrent.CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
-            try {
-                f.complete(doctor());
-            } catch (RuntimeException e) {
-                f.completeExceptionally(e);
-            }
-        });
+        CompletableFuture<Report> f = examination();
         try {
-            return f.get(waitMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            synchronized (lock) {
-                return doctor;
-            }
+            return waitMillis <= 0 && !f.isDone() ? lastReport() : f.get(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return lastReport();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
+            return lastReport();
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException("the doctor failed: " + e.getCause(), e.getCause());
         }
     }
 
-    /** The map elements a finding is about: the links and nodes its place names. */
+    private Report lastReport() {
+        synchronized (lock) {
+            return doctor;
+        }
+    }
+
+    /**
+     * Where the doctor is, for a page that shows its progress: {@code ready} (a report of the state the view now
+     * shows is made), {@code examining}, {@code version} (the view's), {@code reportVersion} (the view version the
+     * last report was made of, -1: none), the examination's {@link Doctor.Cache#progress} (under way, or the last),
+     * and {@code last}: the last finished one's figures ({@code checks}, {@code done}, {@code reused}, {@code ran},
+     * {@code version}, {@code millis}). Asking starts an examination of the state now when there is none.
+     */
+    public Map<String, Object> doctorStatus() {
+        CompletableFuture<Report> f = examination();
+        Map<String, Object> m = new LinkedHashMap<>();
+        synchronized (lock) {
+            m.put("ready", f.isDone() && !f.isCompletedExceptionally());
+            m.put("examining", pending != null);
+            m.put("version", version);
+            m.put("reportVersion", examinedVersion);
+        }
+        m.putAll(doctorCache.progress());
+        m.put("last", lastExamination);
+        return m;
+    }
+
+    /** The examination of the state now: made, under way, or started here. */
+    private CompletableFuture<Report> examination() {
+        synchronized (lock) {
+            FabricState s = state;
+            if (doctor != null && examined == s) {
+                return CompletableFuture.completedFuture(doctor);
+            }
+            if (pending != null && pendingState == s) {
+                return pending;
+            }
+            CompletableFuture<Report> f = new CompletableFuture<>();
+            long v = version;
+            pending = f;
+            pendingState = s;
+            doctorThread.execute(() -> examine(f, s, v));
+            return f;
+        }
+    }
+
+    private void examine(CompletableFuture<Report> f, FabricState s, long v) {
+        CompletableFuture<Report> newer;
+        synchronized (lock) {
+            newer = pending == f ? null : pending;
+        }
+        if (newer != null) {   // a later state was asked for meanwhile: its report answers this one too
+            newer.whenComplete((r, e) -> {
+                if (e != null) {
+                    f.completeExceptionally(e);
+                } else {
+                    f.complete(r);
+                }
+            });
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            Report r = examine.apply(s);
+            Map<String, Object> last = new LinkedHashMap<>(doctorCache.progress());
+            last.remove("check");
+            last.put("version", v);
+            last.put("millis", (System.nanoTime() - t0) / 1_000_000);
+            lastExamination = last;
+            synchronized (lock) {
+                doctor = r;
+                examined = s;
+                examinedVersion = v;
+                if (pending == f) {
+                    pending = null;
+                }
+            }
+            f.complete(r);
+        } catch (RuntimeException | Error e) {
+            synchronized (lock) {
+                if (pending == f) {
+                    pending = null;
+                }
+            }
+            f.completeExceptionally(e);
+            if (e instanceof Error err) {
+                throw err;
+            }
+        }
+    }
+
+    /** The map elements a finding is about: the links and nodes its place names ({@link Targets}). */
     public static List<String> targets(FabricView v, Finding f) {
-        List<String> out = new ArrayList<>();
-        String where = f.where();
-        for (FabricView.LinkRow l : v.links()) {
-            if (where.contains(l.name()) || where.contains(l.b() + " <-> " + l.a())) {
-                out.add(l.id());
-            }
-        }
-        if (out.isEmpty()) {
-            for (FabricView.NodeRow n : v.nodes()) {
-                if (where.equals(n.name()) || where.startsWith(n.name() + "/") || where.startsWith(n.name() + " ")
-                        || where.startsWith(n.name() + ":")) {
-                    out.add(n.id());
-                }
-            }
-        }
-        if (out.isEmpty()) {
-            for (FabricView.PortRow p : v.ports()) {
-                if (where.contains(p.node() + "/" + p.port()) && !p.linkId().isEmpty()) {
-                    out.add(p.linkId());
-                    break;
-                }
-            }
-        }
-        return out;
+        return v.targets(f.where());
     }
 
     @Override
     public void close() {
         stop = true;
+        doctorThread.shutdownNow();
         if (thread != null) {
             thread.interrupt();
             try {

@@ -175,7 +175,16 @@ public final class WebServer implements AutoCloseable {
                 }
                 json(x, link(v, l));
             }
-            case "doctor" -> json(x, doctor(v));
+            case "doctor" -> {
+                // ?wait=0: the last report made, at once (a page shows the doctor's progress meanwhile)
+                Report r = "0".equals(q.get("wait")) ? monitor.doctor(0) : monitor.doctor();
+                if (r == null) {
+                    send(x, 202, "application/json; charset=utf-8", JSON.writeValueAsBytes(monitor.doctorStatus()));
+                    return;
+                }
+                json(x, doctor(v, r));
+            }
+            case "doctor/status" -> json(x, monitor.doctorStatus());
             case "events" -> json(x, events.since(parseLong(q.get("since"))));
             case "events/stream" -> stream(x);
             case "traffic" -> json(x, monitor.traffic());
@@ -360,8 +369,7 @@ public final class WebServer implements AutoCloseable {
         return out;
     }
 
-    private Map<String, Object> doctor(FabricView v) {
-        Report r = monitor.doctor();
+    private static Map<String, Object> doctor(FabricView v, Report r) {
         Map<String, Object> m = r.toJson();
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> fs = (List<Map<String, Object>>) m.get("findings");

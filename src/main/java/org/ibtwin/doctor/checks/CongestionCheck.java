@@ -45,6 +45,11 @@ public final class CongestionCheck implements Check {
     }
 
     @Override
+    public Set<PortCounter> counters() {
+        return Set.of(PortCounter.XMIT_WAIT);
+    }
+
+    @Override
     public List<Finding> run(FabricState s, Thresholds t) {
         List<Finding> out = new ArrayList<>();
         Long limit = t.limit(PortCounter.XMIT_WAIT);

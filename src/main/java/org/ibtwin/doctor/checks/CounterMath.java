@@ -11,6 +11,11 @@ record CounterMath(PortCounter counter, long value, boolean rising, long from, l
 
     /** The counter's movement on a port, or null when it was not read. */
     static CounterMath of(PortCounters pc, PortCounter c) {
+        if (pc.readings().size() == 1) {   // one reading (a live source's, a model's): its total
+            CounterReading r = pc.readings().getFirst();
+            Long v = r.get(c);
+            return v == null ? null : new CounterMath(c, v, false, 0, v, null, r.source());
+        }
         // the series (tool) with the most readings of this counter, if it has two: compare its first and last
         java.util.Map<String, java.util.List<CounterReading>> series = new java.util.LinkedHashMap<>();
         for (CounterReading r : pc.readings()) {

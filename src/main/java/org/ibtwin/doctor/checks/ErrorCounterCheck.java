@@ -40,6 +40,11 @@ public final class ErrorCounterCheck implements Check {
     }
 
     @Override
+    public java.util.Set<PortCounter> counters() {
+        return java.util.EnumSet.copyOf(COUNTERS);
+    }
+
+    @Override
     public List<Finding> run(FabricState s, Thresholds t) {
         List<Finding> out = new ArrayList<>();
         for (PortCounters pc : s.counters().values()) {

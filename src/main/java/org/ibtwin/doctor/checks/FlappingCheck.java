@@ -34,6 +34,11 @@ public final class FlappingCheck implements Check {
     }
 
     @Override
+    public java.util.Set<PortCounter> counters() {
+        return java.util.Set.of(PortCounter.LINK_DOWNED);
+    }
+
+    @Override
     public List<Finding> run(FabricState s, Thresholds t) {
         List<Finding> out = new ArrayList<>();
         Long limit = t.limit(PortCounter.LINK_DOWNED);

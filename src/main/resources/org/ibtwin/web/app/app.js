@@ -94,17 +94,21 @@ function makeMap(container, g) {
 
 /** The map's API path: a big fabric opens as pods, unless the page was opened with ?pods=0 (switch by switch). */
 function mapPath() {
-  return new URLSearchParams(location.search).get('pods') === '0' ? 'map?pods=0' : 'map';
+  return window.ibtwinEarly.path;
 }
 
 async function loadMap() {
-  // where the first paint's time goes: the page before this (its scripts, /api/fabric, /api/events), the server's answer, the download, JSON.parse, cytoscape's elements, its render
-  const t0 = performance.now();
-  const r = await fetch('/api/' + mapPath());
+  // where the first paint's time goes: the page before the map was asked for (index.html asks at once), the
+  // server's answer, the download, the scripts still loading after it, JSON.parse, cytoscape's elements, its render
+  const early = window.ibtwinEarly;
+  const t0 = early.t0;
+  const r = await early.map;
   if (!r.ok) { throw new Error('map: ' + r.status); }
-  const t1 = performance.now();
   const text = await r.text();
   const t2 = performance.now();
+  const timing = performance.getEntriesByName(new URL('/api/' + early.path, location.href).href)[0];
+  const t1 = timing && timing.responseStart > 0 ? timing.responseStart : t2;
+  const arrived = timing && timing.responseEnd > 0 ? timing.responseEnd : t2;
   const g = JSON.parse(text);
   const t3 = performance.now();
   // a big fabric: straight (haystack) edges, hidden while panning, one pixel a CSS pixel: it stays responsive
@@ -116,7 +120,7 @@ async function loadMap() {
   cy.pods = new Map();
   cy.one('render', () => {
     const t5 = performance.now();
-    ibtwin.timings = { before: t0, answer: t1 - t0, download: t2 - t1, parse: t3 - t2, elements: t4 - t3, render: t5 - t4,
+    ibtwin.timings = { before: t0, answer: t1 - t0, download: arrived - t1, scripts: t2 - arrived, parse: t3 - t2, elements: t4 - t3, render: t5 - t4,
       bytes: text.length, nodes: g.nodes.length, edges: g.edges.length };
     ibtwin.firstPaint = t5 - t0;
   });
@@ -388,6 +392,7 @@ function listen() {
   const on = (ev) => {
     const e = JSON.parse(ev.data);
     addEvent(e);
+    if (e.kind === 'link' && !ibtwin.cy) { ibtwin.healthMissed = true; }
     if (e.kind === 'link' && ibtwin.cy) {
       const el = ibtwin.cy.getElementById(e.target);
       if (el.length) { el.data('health', e.data.health); summary(); }
@@ -475,8 +480,26 @@ async function loadTraffic() {
 }
 
 // ------------------------------------------------------------------------------------------------ doctor
+/**
+ * The doctor's page: its progress while it examines the fabric (on the server's thread of its own: a big fabric's
+ * first examination takes a while), then its last report.
+ */
 async function loadDoctor() {
-  const r = await api('doctor');
+  const asked = ibtwin.doctorAsked = (ibtwin.doctorAsked || 0) + 1;
+  let st = await api('doctor/status');
+  const want = st.version;
+  while (!st.ready && st.reportVersion < want) {
+    $('doctor-summary').textContent = `The doctor is examining the fabric: ${st.done} of ${st.checks} checks done` +
+      (st.check ? ` (${st.check === 'digest' ? 'reading the state' : st.check + ' running'})` : '') +
+      (st.reused ? `, ${st.reused} unchanged since the last examination` : '') + '…';
+    $('doctor-summary').dataset.progress = 'examining';
+    await new Promise((res) => setTimeout(res, 300));
+    if (asked !== ibtwin.doctorAsked || !location.hash.startsWith('#doctor')) { return; }
+    st = await api('doctor/status');
+  }
+  const r = await api('doctor?wait=0');
+  if (asked !== ibtwin.doctorAsked) { return; }
+  delete $('doctor-summary').dataset.progress;
   const s = r.summary;
   $('doctor-summary').textContent = `${r.source}: ${r.shape}. ${s.findings} findings.`;
   $('findings').innerHTML = r.findings.map((f) => `<div class="finding ${esc(f.severity)}" data-id="${esc(f.id)}">` +
@@ -655,13 +678,18 @@ async function compareSnapshots(ev) {
 
 // ------------------------------------------------------------------------------------------------ start
 (async () => {
-  const f = await api('fabric');
-  $('source').textContent = `${f.source}: ${f.shape}`;
-  document.title = 'ibtwin: ' + f.source;
-  (await api('events')).forEach(addEvent);
-  listen();
+  // the map was asked for in index.html; the source's name and the events come beside it, nothing waits for them
+  api('fabric').then((f) => {
+    $('source').textContent = `${f.source}: ${f.shape}`;
+    document.title = 'ibtwin: ' + f.source;
+  });
+  api('events').then((es) => {
+    es.forEach((e) => { addEvent(e); if (e.kind === 'link' && !ibtwin.cy) { ibtwin.healthMissed = true; } });
+    listen();
+  });
   $('page-map').classList.add('shown');
   await loadMap();
+  if (ibtwin.healthMissed) { refreshHealth(); }   // a link changed while the map was on its way
   $('map-search').addEventListener('keydown', (e) => { if (e.key === 'Enter') { search(e.target.value); } });
   $('map-fit').onclick = () => ibtwin.cy.fit(undefined, 20);
   $('map-collapse').onclick = collapse;
