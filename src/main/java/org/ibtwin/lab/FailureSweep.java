@@ -160,7 +160,7 @@ public final class FailureSweep {
             }
         }
         used = new BitSet[hosts.size()];
-        this.base = reroute.over(graph, lfts);
+        this.base = reroute.overMany(graph, lfts);
         this.baseEngine = engine;
         LftRoutes before = new LftRoutes(forwarding(lfts::port, -1, -1, -1, -1, -1), true);
         for (int d = 0; d < hosts.size(); d++) {

@@ -36,8 +36,65 @@ public final class FairShare {
     }
 
     public static Result solve(double[] capacity, List<Flow> flows) {
-        int n = flows.size();
+        Flows all = new Flows(flows.size());
+        for (Flow f : flows) {
+            all.add(f);
+        }
+        return solve(capacity, all);
+    }
+
+    /**
+     * Flows laid out flat for the filling: flow {@code f} uses {@code resource[start[f]..start[f+1])} with the
+     * weights beside them, and has its own cap. Added to in flow order, as a list of {@link Flow}s.
+     */
+    public static final class Flows {
+        private int n;
+        private double[] cap;
+        private int[] start;
+        private int[] resource;
+        private double[] weight;
+
+        /** Room for {@code flows} flows of about 16 resources each (it grows as needed). */
+        public Flows(int flows) {
+            cap = new double[Math.max(1, flows)];
+            start = new int[cap.length + 1];
+            resource = new int[cap.length * 16];
+            weight = new double[resource.length];
+        }
+
+        public int size() {
+            return n;
+        }
+
+        /** Appends {@code f}; returns its index. */
+        public int add(Flow f) {
+            int[] r = f.resources();
+            if (n == cap.length) {
+                cap = Arrays.copyOf(cap, n * 2);
+                start = Arrays.copyOf(start, n * 2 + 1);
+            }
+            int at = start[n];
+            if (at + r.length > resource.length) {
+                int room = Math.max(resource.length * 2, at + r.length);
+                resource = Arrays.copyOf(resource, room);
+                weight = Arrays.copyOf(weight, room);
+            }
+            System.arraycopy(r, 0, resource, at, r.length);
+            System.arraycopy(f.weights(), 0, weight, at, r.length);
+            cap[n] = f.cap();
+            start[n + 1] = at + r.length;
+            return n++;
+        }
+    }
+
+    /** As {@link #solve(double[], List)}, over flows laid out flat. */
+    public static Result solve(double[] capacity, Flows flows) {
+        int n = flows.n;
         int m = capacity.length;
+        double[] fcap = flows.cap;
+        int[] fstart = flows.start;
+        int[] fres = flows.resource;
+        double[] fw = flows.weight;
         double[] rate = new double[n];
         int[] why = new int[n];
         Arrays.fill(why, CAP);
@@ -48,10 +105,9 @@ public final class FairShare {
         boolean[] full = new boolean[m];
         // the flows on each resource, to freeze them when it fills
         int[] start = new int[m + 1];
-        for (Flow fl : flows) {
-            for (int r : fl.resources()) {
-                start[r + 1]++;
-            }
+        int entries = fstart[n];
+        for (int j = 0; j < entries; j++) {
+            start[fres[j] + 1]++;
         }
         for (int r = 0; r < m; r++) {
             start[r + 1] += start[r];
@@ -60,26 +116,23 @@ public final class FairShare {
         int[] fill = start.clone();
         int active = 0;
         for (int f = 0; f < n; f++) {
-            Flow fl = flows.get(f);
-            for (int r : fl.resources()) {
-                onResource[fill[r]++] = f;
+            int from = fstart[f];
+            int to = fstart[f + 1];
+            for (int j = from; j < to; j++) {
+                onResource[fill[fres[j]]++] = f;
             }
-            if (fl.cap() == 0) {
+            if (fcap[f] == 0) {
                 frozen[f] = true;
             } else {
                 active++;
-                for (int k = 0; k < fl.resources().length; k++) {
-                    load[fl.resources()[k]] += fl.weights()[k];
-                    activeUsers[fl.resources()[k]]++;
+                for (int j = from; j < to; j++) {
+                    load[fres[j]] += fw[j];
+                    activeUsers[fres[j]]++;
                 }
             }
         }
         // unfrozen flows all stand at the same level; caps are met in increasing order
-        Integer[] byCap = new Integer[n];
-        for (int f = 0; f < n; f++) {
-            byCap[f] = f;
-        }
-        Arrays.sort(byCap, (a, b) -> Double.compare(flows.get(a).cap(), flows.get(b).cap()));
+        int[] byCap = byCap(fcap, n);
         int nextCap = 0;
         double level = 0;
         int[] newlyFull = new int[m];
@@ -95,7 +148,7 @@ public final class FairShare {
             while (frozen[byCap[nextCap]]) {
                 nextCap++;
             }
-            double step = flows.get(byCap[nextCap]).cap() - level;
+            double step = fcap[byCap[nextCap]] - level;
             int kept = 0;
             for (int i = 0; i < nLive; i++) {
                 int r = live[i];
@@ -128,12 +181,12 @@ public final class FairShare {
                 if (frozen[f]) {
                     continue;
                 }
-                if (level < flows.get(f).cap() * (1 - 1e-12)) {
+                if (level < fcap[f] * (1 - 1e-12)) {
                     break;
                 }
-                rate[f] = flows.get(f).cap();
+                rate[f] = fcap[f];
                 why[f] = CAP;
-                active -= freeze(flows.get(f), f, frozen, load, activeUsers);
+                active -= freeze(flows, f, frozen, load, activeUsers);
             }
             for (int k = 0; k < nFull; k++) {
                 int r = newlyFull[k];
@@ -142,27 +195,55 @@ public final class FairShare {
                     if (frozen[f]) {
                         continue;
                     }
-                    Flow fl = flows.get(f);
                     rate[f] = level;
-                    for (int res : fl.resources()) {
-                        if (full[res]) {
-                            why[f] = res;
+                    for (int q = fstart[f]; q < fstart[f + 1]; q++) {
+                        if (full[fres[q]]) {
+                            why[f] = fres[q];
                             break;
                         }
                     }
-                    active -= freeze(fl, f, frozen, load, activeUsers);
+                    active -= freeze(flows, f, frozen, load, activeUsers);
                 }
             }
         }
         return new Result(rate, why);
     }
 
+    /**
+     * The flows in increasing order of cap, flows of equal caps in their own order (a stable sort): a counting
+     * sort over the distinct caps.
+     */
+    private static int[] byCap(double[] cap, int n) {
+        double[] distinct = Arrays.copyOf(cap, n);
+        Arrays.sort(distinct);
+        int d = 0;
+        for (int i = 0; i < n; i++) {
+            if (d == 0 || Double.compare(distinct[i], distinct[d - 1]) != 0) {
+                distinct[d++] = distinct[i];
+            }
+        }
+        int[] rank = new int[n];
+        int[] first = new int[d + 1];
+        for (int f = 0; f < n; f++) {
+            rank[f] = Arrays.binarySearch(distinct, 0, d, cap[f]);
+            first[rank[f] + 1]++;
+        }
+        for (int k = 0; k < d; k++) {
+            first[k + 1] += first[k];
+        }
+        int[] order = new int[n];
+        for (int f = 0; f < n; f++) {
+            order[first[rank[f]]++] = f;
+        }
+        return order;
+    }
+
     /** Takes a flow out of the filling: its weights leave the loads of its resources. Returns 1. */
-    private static int freeze(Flow fl, int f, boolean[] frozen, double[] load, int[] activeUsers) {
+    private static int freeze(Flows fl, int f, boolean[] frozen, double[] load, int[] activeUsers) {
         frozen[f] = true;
-        for (int k = 0; k < fl.resources().length; k++) {
-            int r = fl.resources()[k];
-            load[r] -= fl.weights()[k];
+        for (int j = fl.start[f]; j < fl.start[f + 1]; j++) {
+            int r = fl.resource[j];
+            load[r] -= fl.weight[j];
             if (--activeUsers[r] == 0) {
                 load[r] = 0;
             }

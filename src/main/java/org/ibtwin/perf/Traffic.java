@@ -245,7 +245,7 @@ public final class Traffic {
          */
         public double[] rates(boolean[] changed, List<Demand> anew) {
             Resources mine = new Resources(res);
-            List<FairShare.Flow> now = new ArrayList<>(flows.length);
+            FairShare.Flows now = new FairShare.Flows(flows.length);
             int[] at = new int[flows.length];
             int k = 0;
             for (int i = 0; i < flows.length; i++) {
@@ -256,10 +256,7 @@ public final class Traffic {
                 } else {
                     f = flows[i];
                 }
-                at[i] = f == null ? -1 : now.size();
-                if (f != null) {
-                    now.add(f);
-                }
+                at[i] = f == null ? -1 : now.add(f);
             }
             double[] cap = mine.size() == capacity.length ? capacity : mine.capacities(capacity);
             double[] fair = FairShare.solve(cap, now).rates();

@@ -87,7 +87,17 @@ public final class Reroute {
      * number of threads at once (nothing of this is changed by a re-route).
      */
     public Base over(SwitchGraph graph, Lfts lfts) {
-        return new Base(this, graph, lfts);
+        return new Base(this, graph, lfts, false);
+    }
+
+    /**
+     * As {@link #over}, for many re-routes after different failures (a sweep of them): the distances toward each
+     * destination switch over {@code graph} are kept once made, and each re-route repairs only those of the
+     * switches its failures move further away, instead of a search of the whole graph. The same re-routes, entry
+     * for entry.
+     */
+    public Base overMany(SwitchGraph graph, Lfts lfts) {
+        return new Base(this, graph, lfts, true);
     }
 
     /** The tables a re-route starts from, with what every re-route needs of them computed once. */
@@ -99,11 +109,14 @@ public final class Reroute {
         private final int[][] load;
         /** The switches in key order (up*&#47;down*: the roots first), for the legal-route pass. */
         private final int[] order;
+        /** Per destination switch, its distances over this graph ({@link Run#search}), once made; null: not kept. */
+        private final java.util.concurrent.atomic.AtomicReferenceArray<byte[]> kept;
 
-        private Base(Reroute rule, SwitchGraph g, Lfts lfts) {
+        private Base(Reroute rule, SwitchGraph g, Lfts lfts, boolean keep) {
             this.rule = rule;
             this.g = g;
             this.lfts = lfts;
+            this.kept = keep ? new java.util.concurrent.atomic.AtomicReferenceArray<>(g.switches()) : null;
             int n = g.switches();
             if (lfts.switches() != n) {
                 throw new IllegalArgumentException("tables for " + lfts.switches() + " switches, graph of " + n);
@@ -413,8 +426,16 @@ public final class Reroute {
             return Arrays.copyOf(out, k);
         }
 
-        /** Distances to t in the new graph: shortest paths {hops}; up*&#47;down* {down-only, legal}. */
-        private byte[][] distancesTo(int t) {
+        /** Whether a path toward the destination may step from {@code y} to its neighbour {@code x}. */
+        private boolean steps(int y, int x) {
+            return rule.kind != Kind.UP_DOWN || rule.isAbove(g, y, x);
+        }
+
+        /**
+         * Hops from each switch to t over {@code over} ({@link #INF}: none; up*&#47;down*: down moves only), by a
+         * breadth-first search from t; a switch {@code INF - 1} hops away is not searched beyond.
+         */
+        private byte[] search(SwitchGraph over, int t) {
             byte[] dn = new byte[n];
             Arrays.fill(dn, (byte) INF);
             int[] queue = new int[n];
@@ -422,22 +443,170 @@ public final class Reroute {
             int tail = 0;
             dn[t] = 0;
             queue[tail++] = t;
-            boolean updown = rule.kind == Kind.UP_DOWN;
             while (head < tail) {
                 int x = queue[head++];
                 int dx = dn[x] & 0xff;
                 if (dx >= INF - 1) {
                     continue;
                 }
-                for (int p = 1; p <= h.numPorts(x); p++) {
-                    int y = h.neighbour(x, p);
-                    if (y >= 0 && (dn[y] & 0xff) == INF && (!updown || rule.isAbove(g, y, x))) {
+                for (int p = 1; p <= over.numPorts(x); p++) {
+                    int y = over.neighbour(x, p);
+                    if (y >= 0 && (dn[y] & 0xff) == INF && steps(y, x)) {
                         dn[y] = (byte) (dx + 1);
                         queue[tail++] = y;
                     }
                 }
             }
-            if (!updown) {
+            return dn;
+        }
+
+        /** The links the failures took, as (switch, port) pairs of both ends: made once per re-route. */
+        private int[] gone;
+
+        /**
+         * {@link #search} over the new graph, from the distances over the old one ({@code before}): removing links
+         * only moves switches further away, and only a switch every one of whose next steps on a shortest way
+         * moved (or crossed a lost link) moves itself. Those are found in order of their old distance, from the
+         * ends of the lost links, and given their new distance by a search that starts from the switches that kept
+         * theirs. Returns {@code before} itself when nothing moved.
+         */
+        private byte[] repair(byte[] before) {
+            if (gone == null) {
+                int k = 0;
+                int[] links = new int[16];
+                for (int s = 0; s < n; s++) {
+                    for (int p = 1; p <= g.numPorts(s); p++) {
+                        if (lost(s, p)) {
+                            if (k + 2 > links.length) {
+                                links = Arrays.copyOf(links, links.length * 2);
+                            }
+                            links[k++] = s;
+                            links[k++] = p;
+                        }
+                    }
+                }
+                gone = Arrays.copyOf(links, k);
+            }
+            // buckets by old distance of the switches that may have moved
+            int[][] bucket = new int[INF][];
+            int[] size = new int[INF];
+            boolean[] moved = new boolean[n];
+            boolean[] queued = new boolean[n];
+            for (int i = 0; i < gone.length; i += 2) {
+                int x = gone[i];
+                int y = g.neighbour(x, gone[i + 1]);
+                int dx = before[x] & 0xff;
+                int dy = before[y] & 0xff;
+                // the end that stepped to the other over the lost link may have moved
+                if (dx < INF - 1 && dy == dx + 1 && steps(y, x) && !queued[y]) {
+                    queued[y] = true;
+                    push(bucket, size, dy, y);
+                }
+                if (dy < INF - 1 && dx == dy + 1 && steps(x, y) && !queued[x]) {
+                    queued[x] = true;
+                    push(bucket, size, dx, x);
+                }
+            }
+            int movedCount = 0;
+            for (int level = 1; level < INF; level++) {
+                for (int i = 0; i < size[level]; i++) {
+                    int y = bucket[level][i];
+                    boolean stays = false;
+                    for (int p = 1; p <= h.numPorts(y) && !stays; p++) {
+                        int x = h.neighbour(y, p);
+                        stays = x >= 0 && (before[x] & 0xff) == level - 1 && !moved[x] && steps(y, x);
+                    }
+                    if (stays) {
+                        continue;
+                    }
+                    moved[y] = true;
+                    movedCount++;
+                    if (level >= INF - 1) {
+                        continue;
+                    }
+                    for (int p = 1; p <= h.numPorts(y); p++) {
+                        int z = h.neighbour(y, p);
+                        if (z >= 0 && !queued[z] && (before[z] & 0xff) == level + 1 && steps(z, y)) {
+                            queued[z] = true;
+                            push(bucket, size, level + 1, z);
+                        }
+                    }
+                }
+            }
+            if (movedCount == 0) {
+                return before;
+            }
+            // the moved switches' new distances: from the neighbours that kept theirs, nearest first
+            byte[] dn = before.clone();
+            int[] all = new int[movedCount];
+            int k = 0;
+            for (int s = 0; s < n; s++) {
+                if (moved[s]) {
+                    dn[s] = (byte) INF;
+                    all[k++] = s;
+                }
+            }
+            Arrays.fill(size, 0);
+            for (int y : all) {
+                int best = INF;
+                for (int p = 1; p <= h.numPorts(y); p++) {
+                    int x = h.neighbour(y, p);
+                    if (x >= 0 && !moved[x] && (before[x] & 0xff) < INF - 1 && steps(y, x)) {
+                        best = Math.min(best, (before[x] & 0xff) + 1);
+                    }
+                }
+                if (best < INF) {
+                    dn[y] = (byte) best;
+                    push(bucket, size, best, y);
+                }
+            }
+            boolean[] done = new boolean[n];
+            for (int level = 1; level < INF; level++) {
+                for (int i = 0; i < size[level]; i++) {
+                    int x = bucket[level][i];
+                    if (done[x] || (dn[x] & 0xff) != level) {
+                        continue;
+                    }
+                    done[x] = true;
+                    if (level >= INF - 1) {
+                        continue;
+                    }
+                    for (int p = 1; p <= h.numPorts(x); p++) {
+                        int y = h.neighbour(x, p);
+                        if (y >= 0 && moved[y] && !done[y] && (dn[y] & 0xff) > level + 1 && steps(y, x)) {
+                            dn[y] = (byte) (level + 1);
+                            push(bucket, size, level + 1, y);
+                        }
+                    }
+                }
+            }
+            return dn;
+        }
+
+        private static void push(int[][] bucket, int[] size, int level, int s) {
+            int[] b = bucket[level];
+            if (b == null) {
+                b = bucket[level] = new int[8];
+            } else if (size[level] == b.length) {
+                b = bucket[level] = Arrays.copyOf(b, b.length * 2);
+            }
+            b[size[level]++] = s;
+        }
+
+        /** Distances to t in the new graph: shortest paths {hops}; up*&#47;down* {down-only, legal}. */
+        private byte[][] distancesTo(int t) {
+            byte[] dn;
+            if (base.kept == null) {
+                dn = search(h, t);
+            } else {
+                byte[] before = base.kept.get(t);
+                if (before == null) {
+                    before = search(g, t);
+                    base.kept.compareAndSet(t, null, before);
+                }
+                dn = repair(before);
+            }
+            if (rule.kind != Kind.UP_DOWN) {
                 return new byte[][] {dn};
             }
             byte[] an = new byte[n];

@@ -196,4 +196,70 @@ class RerouteTest {
         assertThat(o).isInstanceOf(Reroute.Full.class);
         assertThat(((Reroute.Full) o).why()).contains("added");
     }
+
+    /**
+     * A base for many re-routes ({@link Reroute#overMany}: distances kept and repaired) re-routes every single link
+     * and switch failure, and some pairs of links, exactly as a base for one does (every distance searched anew):
+     * the same outcome, the same destinations, every entry the same; asked twice, so the second time from the
+     * distances kept.
+     */
+    @Test
+    void aBaseForManyReRoutesAsABaseForOne() {
+        List<SwitchGraph> graphs = List.of(Graphs.of(FatTree.build(FatTreeSpec.of(2, 8, 32))),
+                Graphs.of(FatTree.build(FatTreeSpec.of(3, 8, 96))),
+                Graphs.of(FatTree.build(FatTreeSpec.of(2, 6, 8).withBlocking(2).withHosts(24))),
+                Graphs.of(Direct.torus(new int[] {4, 4}, false, 2, 0, LinkSpeed.HDR)),
+                Graphs.of(Direct.torus(new int[] {5, 3}, true, 1, 0, LinkSpeed.HDR)),
+                Graphs.Shape.ring(6, 2).graph());
+        int partial = 0;
+        for (SwitchGraph g : graphs) {
+            List<Failure> single = failures(g, Integer.MAX_VALUE, 0, 1);
+            for (int s = 0; s < g.switches(); s++) {
+                single.add(new Failure(s, 0));
+            }
+            List<SwitchGraph> afters = new ArrayList<>();
+            for (Failure f : single) {
+                afters.add(after(g, f));
+            }
+            for (int i = 0; i + 1 < Math.min(single.size(), 24); i += 2) {
+                Failure a = single.get(i);
+                Failure b = single.get(i + 1);
+                if (a.p() > 0 && b.p() > 0) {
+                    afters.add(g.without((s, p) -> (s == a.s() && p == a.p()) || (s == b.s() && p == b.p()),
+                            s -> false));
+                }
+            }
+            for (RoutingEngine engine : List.of(new MinHopEngine(), new UpDownEngine(List.of()), new FatTreeEngine())) {
+                if (!(engine.route(g) instanceof RoutingEngine.Routed base)) {
+                    continue;
+                }
+                Reroute.Base one = base.reroute().over(g, base.lfts());
+                Reroute.Base many = base.reroute().overMany(g, base.lfts());
+                for (int round = 0; round < 2; round++) {
+                    for (SwitchGraph h : afters) {
+                        Reroute.Outcome a = one.after(h);
+                        Reroute.Outcome b = many.after(h);
+                        String as = engine.name() + " on " + g.switches() + " switches";
+                        assertThat(b.getClass()).as(as).isEqualTo(a.getClass());
+                        if (a instanceof Reroute.Full fa) {
+                            assertThat(((Reroute.Full) b).why()).as(as).isEqualTo(fa.why());
+                            continue;
+                        }
+                        partial++;
+                        Reroute.Delta da = ((Reroute.Partial) a).delta();
+                        Reroute.Delta db = ((Reroute.Partial) b).delta();
+                        assertThat(db.lids()).as(as).containsExactly(da.lids());
+                        assertThat(db.changedEntries()).as(as).isEqualTo(da.changedEntries());
+                        for (int lid : da.lids()) {
+                            for (int s = 0; s < g.switches(); s++) {
+                                assertThat(db.port(s, lid)).as(as + ", switch " + s + ", LID " + lid)
+                                        .isEqualTo(da.port(s, lid));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(partial).isGreaterThan(500);
+    }
 }
