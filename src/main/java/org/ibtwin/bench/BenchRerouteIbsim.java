@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,19 +124,26 @@ record BenchRerouteIbsim(String size, int pulls, String routing, int timeoutSeco
             return rows;
         }
         AtomicLong fastAt = new AtomicLong(-1);
+        PrintWriter file = new PrintWriter(Files.newBufferedWriter(dir.resolve("ibtwin.log")), false);
         SmLog log = new SmLog() {
             @Override
             public void info(String line) {
                 if (line.startsWith("Fast re-route:")) {
                     fastAt.compareAndSet(-1, System.nanoTime());
                 }
+                write("", line);
             }
 
             @Override
             public void warn(String line) {
+                write("warning: ", line);
+            }
+
+            private synchronized void write(String level, String line) {
+                file.println(LocalTime.now() + " " + level + line);
             }
         };
-        try (IbsimClient c = IbsimClient.connect("127.0.0.1", sim.endpoint().port(), TopologyWriter.id(f.cas().get(0)),
+        try (file; IbsimClient c = IbsimClient.connect("127.0.0.1", sim.endpoint().port(), TopologyWriter.id(f.cas().get(0)),
                 true, IbsimClient.DEFAULT_CONNECT_TIMEOUT)) {
             SmConfig cfg = SmConfig.defaults().withRouting(routing, null).withSweepInterval(Duration.ZERO);
             SubnetManager sm = new SubnetManager(c, cfg, log);

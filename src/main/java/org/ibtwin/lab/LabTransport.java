@@ -67,6 +67,11 @@ public final class LabTransport implements MadTransport {
     }
 
     @Override
+    public CompletableFuture<byte[]> requestNonBlocking(byte[] mad, MadAddress to, Duration timeout, int retries) {
+        return tool.requestNonBlocking(mad, to, timeout, retries);
+    }
+
+    @Override
     public void send(byte[] mad, MadAddress to) {
         tool.send(mad, to);
     }

@@ -18,7 +18,9 @@ import org.ibtwin.transport.SmpPipe;
  * <li>Every port now Armed is moved to Active.</li>
  * </ol>
  * With an M_Key configured ({@link #keys}), every end port also gets it, its protect bits and lease in that Set.
- * Ports already right are left alone, so a sweep over a subnet that is up sends nothing. A CA port without a LID
+ * Ports already right are left alone, so a sweep over a subnet that is up sends nothing. So is an end port that
+ * answered the last Set without a value it was given and still holds what it answered then (ibsim keeps no
+ * SubnetTimeout: it answers 31 whatever is set): setting it again would change nothing. A CA port without a LID
  * (the LID space is full) is not armed, nor is the switch port facing it. Fields the SM does not mean to change go
  * out as "no change" (PortState, PortPhysicalState, LinkWidthEnabled, LinkSpeedEnabled and the extended speeds 0).
  */
@@ -45,8 +47,16 @@ final class PortActivator {
      * nothing was set; null for ports without PortInfo), what the SA answers PortInfoRecords from.
      */
     record Result(int configured, int armed, int activated, int active, List<String> failures, long failedSets,
-                  byte[][] portInfo) {
+                  byte[][] portInfo, int unkept) {
     }
+
+    /** The end-port fields the first pass sets, in the order of {@link #unkept}'s pairs. */
+    private static final Field[] END_FIELDS = {LID, LMC, SM_LID, SUBNET_TIMEOUT, GID_PREFIX};
+    /**
+     * By end port GUID, for each of {@link #END_FIELDS}: the value last set that the port did not keep, and what it
+     * answered instead ({@link Long#MIN_VALUE} twice: it kept it).
+     */
+    private final java.util.Map<Long, long[]> unkept = new java.util.HashMap<>();
 
     private final int maxOpVls;
     private final int subnetTimeout;
@@ -89,6 +99,7 @@ final class PortActivator {
         int configured = 0;
         int armed = 0;
         int alreadyActive = 0;
+        int unkeptPorts = 0;
         boolean[] toActivate = new boolean[slots];
         // pass 1: LIDs, MTU, VLs, Armed
         for (int g = 0; g < slots; g++) {
@@ -101,9 +112,25 @@ final class PortActivator {
             boolean end = !sw || p == 0;
             byte[] pi = t.portInfo(g);
             boolean change = false;
-            if (end && lids.lid(g) != 0) {
-                if (LID.get(pi, 0) != lids.lid(g) || LMC.get(pi, 0) != lids.lmc(g) || SM_LID.get(pi, 0) != smLid
-                        || SUBNET_TIMEOUT.get(pi, 0) != subnetTimeout || GID_PREFIX.get(pi, 0) != SUBNET_PREFIX) {
+            long[] want = end && lids.lid(g) != 0 ? new long[] {lids.lid(g), lids.lmc(g), smLid, subnetTimeout,
+                    SUBNET_PREFIX} : null;
+            if (want != null) {
+                long[] notKept = unkept.get(t.portGuid(g));
+                boolean differs = false;
+                boolean skipped = false;
+                for (int f = 0; f < END_FIELDS.length; f++) {
+                    long now = END_FIELDS[f].get(pi, 0);
+                    if (now == want[f]) {
+                        continue;
+                    }
+                    if (notKept != null && notKept[2 * f] == want[f] && notKept[2 * f + 1] == now) {
+                        skipped = true;
+                    } else {
+                        differs = true;
+                    }
+                }
+                unkeptPorts += skipped && !differs ? 1 : 0;
+                if (differs) {
                     GID_PREFIX.set(pi, 0, SUBNET_PREFIX);
                     LID.set(pi, 0, lids.lid(g));
                     LMC.set(pi, 0, lids.lmc(g));
@@ -147,6 +174,9 @@ final class PortActivator {
                 send(t, pipe, g, pi, newState, reply -> {
                     if (reply.ok()) {
                         image[port] = reply.data();
+                        if (want != null) {
+                            remember(t.portGuid(port), want, image[port]);
+                        }
                     } else {
                         toActivate[port] = false;
                         failed[0]++;
@@ -175,7 +205,28 @@ final class PortActivator {
             });
         }
         pipe.drain();
-        return new Result(configured, armed, activated, alreadyActive, failures, failed[0], image);
+        return new Result(configured, armed, activated, alreadyActive, failures, failed[0], image, unkeptPorts);
+    }
+
+    /** After a Set of {@code want} on end port {@code guid} answered {@code answer}: the values it did not keep. */
+    private void remember(long guid, long[] want, byte[] answer) {
+        long[] notKept = null;
+        for (int f = 0; f < END_FIELDS.length; f++) {
+            long got = END_FIELDS[f].get(answer, 0);
+            if (got != want[f]) {
+                if (notKept == null) {
+                    notKept = new long[2 * END_FIELDS.length];
+                    java.util.Arrays.fill(notKept, Long.MIN_VALUE);
+                }
+                notKept[2 * f] = want[f];
+                notKept[2 * f + 1] = got;
+            }
+        }
+        if (notKept == null) {
+            unkept.remove(guid);
+        } else {
+            unkept.put(guid, notKept);
+        }
     }
 
     /** Whether a linked port may be brought up: a switch port, or an end port that has a LID. */

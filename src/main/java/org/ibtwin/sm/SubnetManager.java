@@ -396,8 +396,10 @@ public final class SubnetManager {
                     rr.engine()) : ""));
         }
         long t5 = System.nanoTime();
-        log.info(String.format(Locale.ROOT, "Ports: %,d configured, %,d armed, %,d activated, %,d already active, "
-                + "in %s", ar.configured(), ar.armed(), ar.activated(), ar.active(), ms(t5 - t4)));
+        log.info(String.format(Locale.ROOT, "Ports: %,d configured, %,d armed, %,d activated, %,d already active%s, "
+                + "in %s", ar.configured(), ar.armed(), ar.activated(), ar.active(), ar.unkept() == 0 ? ""
+                : String.format(Locale.ROOT, ", %,d left as they are (they did not keep a value the last Set gave "
+                + "them)", ar.unkept()), ms(t5 - t4)));
 
         phase = "P_Keys";
         PKeyManager.Result pk = pkeys.apply(t, l, ar.portInfo(), pipe);

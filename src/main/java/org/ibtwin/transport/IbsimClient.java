@@ -33,7 +33,8 @@ import java.util.function.Consumer;
  * wire protocol is described in {@link IbsimWire}.
  *
  * <p>Threads: one receiver thread reads the data socket; a timer thread runs timeouts and retries; responses
- * complete their futures on virtual threads (so a dependent stage may block, even on this transport); the
+ * complete their futures on virtual threads (so a dependent stage may block, even on this transport), those of
+ * {@link #requestNonBlocking} on the receiver thread itself; the
  * unsolicited handler runs on one delivery thread, in arrival order.
  *
  * <p>TIDs: the server puts the client's slot number in the top 16 bits of every request's TID. {@link #nextTid()}
@@ -74,11 +75,14 @@ public final class IbsimClient implements MadTransport {
     private static final class Pending extends PendingRequest {
         final long key;
         final byte[] datagram;
+        /** Completed on the receiver thread itself ({@link #requestNonBlocking}). */
+        final boolean inline;
 
-        Pending(long key, long callerTid, byte[] datagram, Duration timeout, int retries) {
+        Pending(long key, long callerTid, byte[] datagram, Duration timeout, int retries, boolean inline) {
             super(callerTid, timeout, retries);
             this.key = key;
             this.datagram = datagram;
+            this.inline = inline;
         }
     }
 
@@ -279,6 +283,17 @@ public final class IbsimClient implements MadTransport {
 
     @Override
     public CompletableFuture<byte[]> request(byte[] mad, MadAddress to, Duration timeout, int retries) {
+        return request(mad, to, timeout, retries, false);
+    }
+
+    /** {@link #request}, its response completing the future on the receiver thread (no hand-off). */
+    @Override
+    public CompletableFuture<byte[]> requestNonBlocking(byte[] mad, MadAddress to, Duration timeout, int retries) {
+        return request(mad, to, timeout, retries, true);
+    }
+
+    private CompletableFuture<byte[]> request(byte[] mad, MadAddress to, Duration timeout, int retries,
+                                              boolean inline) {
         Objects.requireNonNull(to, "to");
         if (mad.length != IbsimWire.MAD_SIZE) {
             throw new IllegalArgumentException("MAD of " + mad.length + " bytes, expected " + IbsimWire.MAD_SIZE);
@@ -296,7 +311,8 @@ public final class IbsimClient implements MadTransport {
         long callerTid = IbsimWire.tid(copy);
         long key = IbsimWire.serverTid(callerTid, clientId);
         IbsimWire.setTid(copy, key);
-        Pending p = new Pending(key, callerTid, IbsimWire.encodeRequest(header(to, copy), copy), timeout, retries);
+        Pending p = new Pending(key, callerTid, IbsimWire.encodeRequest(header(to, copy), copy), timeout, retries,
+                inline);
         if (pending.putIfAbsent(key, p) != null) {
             return CompletableFuture.failedFuture(new MadTransportException(
                     String.format("TID 0x%016x is already in flight", callerTid)));
@@ -555,6 +571,10 @@ public final class IbsimClient implements MadTransport {
                 }
             }
             IbsimWire.setTid(mad, p.callerTid);
+            if (p.inline) {
+                p.future.complete(mad);
+                return;
+            }
             try {
                 completer.execute(() -> p.future.complete(mad));
             } catch (java.util.concurrent.RejectedExecutionException e) {

@@ -17,8 +17,12 @@ import org.ibtwin.mad.Methods;
  * <p>Requests are queued by {@link #get}/{@link #set} and sent by {@link #drain}, which keeps at most
  * {@link #window()} of them on the wire and runs each callback on the draining thread as its answer (or its final
  * timeout) comes back; a callback may queue more requests, and {@code drain} returns once nothing is queued or in
- * flight. Everything but the completion hand-off runs on that one thread, so callers need no locks. Retries and
- * timeouts are the transport's: each request is sent up to {@code retries + 1} times, {@code timeout} each.
+ * flight. The callbacks run on that one thread, so callers need no locks. Retries and timeouts are the
+ * transport's: each request is sent up to {@code retries + 1} times, {@code timeout} each.
+ *
+ * <p>The next queued request goes out as soon as an answer frees its place on the wire, from the thread the answer
+ * arrived on ({@link MadTransport#requestNonBlocking}: the transport's receiver), not once the draining thread has
+ * woken to run the callback: the round trip is the fabric's and the receiver's, and the callbacks run beside it.
  */
 public final class SmpPipe {
 
@@ -60,20 +64,28 @@ public final class SmpPipe {
     private final int window;
     private final Duration timeout;
     private final int retries;
-    private final ArrayDeque<Request> queued = new ArrayDeque<>();
     private final LinkedBlockingQueue<Done> done = new LinkedBlockingQueue<>();
-    private int inFlight;
-    private long mkey;
+    private volatile long mkey;
     private boolean inOrder;
-    private long sendSeq;
     private long nextSeq;
     private final HashMap<Long, Done> early = new HashMap<>();
 
-    // counters, touched on the draining thread only
+    // guarded by lock: the draining thread and the threads answers arrive on both send
+    private final Object lock = new Object();
+    private final ArrayDeque<Request> queued = new ArrayDeque<>();
+    /** Requests on the wire: sent, their answer not yet in. */
+    private int inFlight;
+    /** Answers in that the draining thread has not yet run the callback of. */
+    private int unfinished;
+    /** A thread is sending: the others leave the queue to it. */
+    private boolean sending;
+    private long sendSeq;
     private long sent;
+    private final long[] setsByAttr = new long[0x40];
+
+    // counters, touched on the draining thread only
     private long failed;
     private long answered;
-    private final long[] setsByAttr = new long[0x40];
     private Runnable tick = () -> { };
 
     public SmpPipe(MadTransport transport, int window, Duration timeout, int retries) {
@@ -110,7 +122,7 @@ public final class SmpPipe {
     }
 
     public void get(byte[] path, int attr, long modifier, Callback cb) {
-        queued.add(new Request(path, Methods.GET, attr, modifier, null, cb, true));
+        queue(new Request(path, Methods.GET, attr, modifier, null, cb, true));
     }
 
     /**
@@ -118,21 +130,27 @@ public final class SmpPipe {
      * being wrong with the subnet (SMInfo to a port whose SM may have died).
      */
     public void probe(byte[] path, int attr, long modifier, Callback cb) {
-        queued.add(new Request(path, Methods.GET, attr, modifier, null, cb, false));
+        queue(new Request(path, Methods.GET, attr, modifier, null, cb, false));
     }
 
     public void set(byte[] path, int attr, long modifier, byte[] data, Callback cb) {
-        queued.add(new Request(path, Methods.SET, attr, modifier, data.clone(), cb, true));
+        queue(new Request(path, Methods.SET, attr, modifier, data.clone(), cb, true));
+    }
+
+    private void queue(Request r) {
+        synchronized (lock) {
+            queued.add(r);
+        }
     }
 
     /** Sends everything queued, and everything the callbacks queue, until nothing is left in flight. */
     public void drain() {
         while (true) {
-            while (inFlight < window && !queued.isEmpty()) {
-                send(queued.poll());
-            }
-            if (inFlight == 0) {
-                return;
+            pump();
+            synchronized (lock) {
+                if (inFlight == 0 && unfinished == 0 && queued.isEmpty()) {
+                    return;
+                }
             }
             Done d;
             try {
@@ -142,34 +160,78 @@ public final class SmpPipe {
                 throw new MadTransportException("interrupted while waiting for SMPs");
             }
             if (!inOrder) {
-                inFlight--;
-                complete(d);
+                finish(d);
                 continue;
             }
             early.put(d.seq, d);
             while ((d = early.remove(nextSeq)) != null) {
                 nextSeq++;
-                inFlight--;
-                complete(d);
+                finish(d);
             }
         }
     }
 
-    private void send(Request r) {
+    /** Runs {@code d}'s callback (on the draining thread). */
+    private void finish(Done d) {
+        try {
+            complete(d);
+        } finally {
+            synchronized (lock) {
+                unfinished--;
+            }
+        }
+    }
+
+    /**
+     * Sends queued requests while the window has room, unless another thread is at it (it sends them all; an answer
+     * that completes within {@code request}, on the sending thread, lands here and returns at once).
+     */
+    private void pump() {
+        while (true) {
+            Request r;
+            long seq;
+            synchronized (lock) {
+                if (sending || inFlight >= window || queued.isEmpty()) {
+                    return;
+                }
+                r = queued.poll();
+                seq = sendSeq++;
+                inFlight++;
+                sent++;
+                if (r.method == Methods.SET && r.attr < setsByAttr.length) {
+                    setsByAttr[r.attr]++;
+                }
+                sending = true;
+            }
+            try {
+                send(r, seq);
+            } finally {
+                synchronized (lock) {
+                    sending = false;
+                }
+            }
+        }
+    }
+
+    private void send(Request r, long seq) {
         long tid = transport.nextTid();
         byte[] mad = Smp.request(tid, r.method, r.attr, r.modifier, r.path, r.data, mkey);
-        long seq = sendSeq++;
-        inFlight++;
-        sent++;
-        if (r.method == Methods.SET && r.attr < setsByAttr.length) {
-            setsByAttr[r.attr]++;
-        }
         try {
-            transport.request(mad, MadAddress.directed(), timeout, retries)
-                    .whenComplete((resp, ex) -> done.add(new Done(r, seq, resp, ex)));
+            transport.requestNonBlocking(mad, MadAddress.directed(), timeout, retries)
+                    .whenComplete((resp, ex) -> answered(new Done(r, seq, resp, ex)));
         } catch (RuntimeException e) {
-            done.add(new Done(r, seq, null, e));
+            answered(new Done(r, seq, null, e));
         }
+    }
+
+    /** An answer is in (on whatever thread it arrived): its place on the wire goes to the next queued request. */
+    private void answered(Done d) {
+        synchronized (lock) {
+            inFlight--;
+            unfinished++;
+        }
+        done.add(d);
+        pump();
     }
 
     private void complete(Done d) {
@@ -199,7 +261,9 @@ public final class SmpPipe {
 
     /** SMPs sent so far (each request once, whatever the transport's retries). */
     public long sent() {
-        return sent;
+        synchronized (lock) {
+            return sent;
+        }
     }
 
     /** Requests that failed: timed out, or answered with a non-zero status. */
@@ -209,6 +273,8 @@ public final class SmpPipe {
 
     /** SubnSets of attribute {@code attr} sent so far. */
     public long sets(int attr) {
-        return attr < setsByAttr.length ? setsByAttr[attr] : 0;
+        synchronized (lock) {
+            return attr < setsByAttr.length ? setsByAttr[attr] : 0;
+        }
     }
 }
