@@ -94,8 +94,8 @@ public final class SmOptions {
     boolean qos;
 
     @Option(names = {"-Y", "--qos_policy_file"}, paramLabel = "<file>",
-            description = "With QoS: OpenSM's qos-policy.conf, its qos-ulps and qos-levels sections, for the SLs "
-                    + "of PathRecords (default: opensm.conf's qos_policy_file when that file exists).")
+            description = "With QoS: OpenSM's qos-policy.conf (port groups, qos-levels, match rules, qos-ulps) "
+                    + "for the SLs, MTU and rate limits, packet lifetimes and P_Keys of PathRecords (default: opensm.conf's qos_policy_file when that file exists).")
     Path qosPolicyFile;
 
     @Option(names = "--perfmgr",
@@ -250,8 +250,8 @@ public final class SmOptions {
         options.add(opt("perfmgr_xmit_wait_threshold", "65535", "The XmitWait rise that is logged"));
         options.add(opt("perfmgr_rm_nodes", "TRUE", "Forget nodes that left the subnet"));
         options.add(opt("qos", "FALSE", "QoS (-Q): SL2VL, VL arbitration and VLHighLimit on every port"));
-        options.add(opt("qos_policy_file", "/etc/opensm/qos-policy.conf", "With QoS: the PathRecord SLs of this "
-                + "policy's qos-ulps and qos-levels (read when the file exists)"));
+        options.add(opt("qos_policy_file", "/etc/opensm/qos-policy.conf", "With QoS: the PathRecords' SLs and limits "
+                + "from this policy (read when the file exists)"));
         for (String prefix : List.of("qos", "qos_ca", "qos_sw0", "qos_swe", "qos_rtr")) {
             String whose = prefix.equals("qos") ? "every port class (the qos_ca_, qos_sw0_, qos_swe_ and qos_rtr_ "
                     + "options override them for CAs, switch port 0, switch external ports, routers)"
@@ -331,7 +331,7 @@ public final class SmOptions {
         }
         org.ibtwin.sm.QosConfig q = qos(err, command);
         manager.qos(q);
-        manager.sa().qosPolicy(q == null ? null : qosPolicy(err, command));
+        manager.sa().qosPolicy(q == null ? null : qosPolicy(err, command, conf));
         org.ibtwin.sm.PerfManager.Options pm = perfmgrOptions(err, command);
         if (pm != null) {
             perfManager = new org.ibtwin.sm.PerfManager(manager, pm);
@@ -463,9 +463,10 @@ public final class SmOptions {
     /**
      * The QoS policy of -Y, else of opensm.conf's qos_policy_file when that file exists (one warning when it does
      * not, unless it is OpenSM's default path), or null; its warnings one line each, bad syntax a
-     * {@link FormatException} (file:line, exit 2).
+     * {@link FormatException} (file:line, exit 2), as is a port group's partition the partitions file
+     * {@code partitions} (null: none, the Default partition alone) does not name.
      */
-    org.ibtwin.sm.sa.QosPolicy qosPolicy(PrintWriter err, String command) {
+    org.ibtwin.sm.sa.QosPolicy qosPolicy(PrintWriter err, String command, PartitionsConf partitions) {
         Path file = qosPolicyFile;
         if (file == null) {
             OpensmConf.Entry e = fromFile("qos_policy_file", "--qos_policy_file");
@@ -485,7 +486,18 @@ public final class SmOptions {
         org.ibtwin.format.QosPolicyFile f = org.ibtwin.format.QosPolicyFile.read(file);
         f.warnings().forEach(w -> err.println(command + ": warning: " + w));
         err.flush();
-        return org.ibtwin.sm.sa.QosPolicy.of(f);
+        if (partitions == null) {
+            return org.ibtwin.sm.sa.QosPolicy.of(f);
+        }
+        java.util.Map<String, Integer> names = new java.util.HashMap<>(java.util.Map.of("Default", 0x7fff));
+        java.util.Map<String, Integer> keys = partitions.pkeys();
+        for (PartitionsConf.Partition p : partitions.partitions()) {
+            Integer k = keys.get(p.key());
+            if (k != null) {
+                names.put(p.name(), k);
+            }
+        }
+        return org.ibtwin.sm.sa.QosPolicy.of(f, names);
     }
 
     /**

@@ -76,7 +76,7 @@ class OpensmConfTest {
         Path roots = dir.resolve("roots.txt");
         Files.writeString(roots, "0xec0d9a0300ec8480\n");
         Path policy = dir.resolve("qos-policy.conf");
-        Files.writeString(policy, "qos-ulps\n  default : 5\n  sdp : 2\n  nfs : 1\nend-qos-ulps\n");
+        Files.writeString(policy, "qos-ulps\n  default : 5\n  sdp : 2\nend-qos-ulps\nqos-setup\nend-qos-setup\n");
         for (String line : TestResources.text("/cli/opensm-changes.conf").split("\n")) {
             if (!line.startsWith("#")) {
                 String[] option = line.split(" ", 2);
@@ -131,10 +131,11 @@ class OpensmConfTest {
         assertThat(e.lines().count()).isEqualTo(3);
         // qos_policy_file, with QoS on: the policy's SLs, its warnings one line each
         StringWriter perr = new StringWriter();
-        org.ibtwin.sm.sa.QosPolicy policyRead = cmd.sm.qosPolicy(new PrintWriter(perr, true), "ibtwin sm");
+        org.ibtwin.sm.sa.QosPolicy policyRead = cmd.sm.qosPolicy(new PrintWriter(perr, true), "ibtwin sm", null);
         assertThat(policyRead.sl(1, 2, null, null)).isEqualTo(5);
         assertThat(policyRead.sl(1, 2, 0x10001L, null)).isEqualTo(2);
-        assertThat(perr.toString()).isEqualTo("ibtwin sm: warning: " + policy + ":4: unknown ULP nfs; rule ignored\n");
+        assertThat(perr.toString()).isEqualTo("ibtwin sm: warning: " + policy + ":5: qos-setup is ignored, as by "
+                + "OpenSM (the SL2VL and VL arbitration tables come from opensm.conf's qos_* options)\n");
 
         // the command line beats the file
         cmd = new SmCommand();

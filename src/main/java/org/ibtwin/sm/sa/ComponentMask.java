@@ -22,6 +22,7 @@ final class ComponentMask {
     static final long PR_SLID = pr("PathRecSLid");
     static final long PR_TCLASS = pr("PathRecTClass");
     static final long PR_PKEY = pr("PathRecPKey");
+    static final long PR_QOS_CLASS = pr("PathRecQosClass");
     static final long PR_SL = pr("PathRecSL");
     static final long PR_MTU_SELECTOR = pr("PathRecMtuSelector");
     static final long PR_MTU = pr("PathRecMtu");

@@ -3,6 +3,7 @@ package org.ibtwin.sm.sa;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.ibtwin.format.QosPolicyFile;
 import org.ibtwin.mad.Layout;
 import org.ibtwin.mad.MadStatus;
 import org.ibtwin.mad.SaAttributes;
@@ -22,8 +23,8 @@ final class Paths {
     private static final Layout PR = SaAttributes.PATH_RECORD;
     /** The most records one query may produce (every pair of a large subnet is more than anyone reads). */
     static final int MAX_RECORDS = 1 << 18;
-    /** The packet lifetime code answered (4.096 µs × 2^0 on a switched subnet with nothing slow). */
-    private static final int PKT_LIFE = 0;
+    /** The packet lifetime code answered where the QoS policy gives none: OpenSM's packet_life_time default. */
+    private static final int PKT_LIFE = SaSnapshot.Group.DEFAULT_PKT_LIFE;
 
     private Paths() {
     }
@@ -76,7 +77,11 @@ final class Paths {
 
     private static byte[] record(SaSnapshot s, byte[] t, long mask, int src, int dst, int wantPkey,
                                  QosPolicy policy) {
-        int pkey = s.sharedPkey(src, dst, wantPkey);
+        QosPolicy.Qos qos = policy == null || s.lanes() > 1 ? QosPolicy.Qos.NONE : policy.path(s.qosPorts, src, dst,
+                new QosPolicy.Query((mask & ComponentMask.PR_SERVICE_ID) != 0 ? PR.get(t, 0, "PathRecServiceId")
+                        : null, (mask & ComponentMask.PR_PKEY) != 0 ? wantPkey : null,
+                        (mask & ComponentMask.PR_QOS_CLASS) != 0 ? (int) PR.get(t, 0, "PathRecQosClass") : null));
+        int pkey = pkey(s, src, dst, (mask & ComponentMask.PR_PKEY) != 0 ? wantPkey : -1, qos);
         if (pkey == 0) {
             return null;
         }
@@ -86,12 +91,17 @@ final class Paths {
         if (route == null) {
             return null;
         }
+        // the qos-level's limits: the MTU and rate at most its own, its packet lifetime
+        int pathMtu = qos.mtuLimit() > 0 ? Math.min(route.mtu(), qos.mtuLimit()) : route.mtu();
+        int pathRate = qos.rateLimit() > 0 && SaSnapshot.rateGbps(qos.rateLimit()) < SaSnapshot.rateGbps(route.rate())
+                ? qos.rateLimit() : route.rate();
         int mtu = select(mask, ComponentMask.PR_MTU_SELECTOR, ComponentMask.PR_MTU,
-                (int) PR.get(t, 0, "PathRecMtuSelector"), (int) PR.get(t, 0, "PathRecMtu"), route.mtu(), false);
+                (int) PR.get(t, 0, "PathRecMtuSelector"), (int) PR.get(t, 0, "PathRecMtu"), pathMtu, false);
         int rate = select(mask, ComponentMask.PR_RATE_SELECTOR, ComponentMask.PR_RATE,
-                (int) PR.get(t, 0, "PathRecRateSelector"), (int) PR.get(t, 0, "PathRecRate"), route.rate(), true);
+                (int) PR.get(t, 0, "PathRecRateSelector"), (int) PR.get(t, 0, "PathRecRate"), pathRate, true);
         int life = select(mask, ComponentMask.PR_PKT_LIFE_SELECTOR, ComponentMask.PR_PKT_LIFE,
-                (int) PR.get(t, 0, "PathRecPktLifeSelector"), (int) PR.get(t, 0, "PathRecPktLife"), PKT_LIFE, false);
+                (int) PR.get(t, 0, "PathRecPktLifeSelector"), (int) PR.get(t, 0, "PathRecPktLife"),
+                qos.packetLife() >= 0 ? qos.packetLife() : PKT_LIFE, false);
         if (mtu < 0 || rate < 0 || life < 0) {
             return null;
         }
@@ -112,9 +122,7 @@ final class Paths {
             }
             PR.set(r, 0, "PathRecSL", sl);
         } else {
-            int sl = policy == null ? -1 : policy.sl(guid(s.gid(src)), guid(s.gid(dst)),
-                    (mask & ComponentMask.PR_SERVICE_ID) != 0 ? PR.get(t, 0, "PathRecServiceId") : null,
-                    (mask & ComponentMask.PR_PKEY) != 0 ? wantPkey : null);
+            int sl = qos.sl();
             if (sl < 0) {
                 copy(t, r, mask, ComponentMask.PR_SL, "PathRecSL");
             } else if ((mask & ComponentMask.PR_SL) != 0 && PR.get(t, 0, "PathRecSL") != sl) {
@@ -136,9 +144,26 @@ final class Paths {
         return r;
     }
 
-    /** A GID's interface ID: the port GUID. */
-    private static long guid(byte[] gid) {
-        return java.nio.ByteBuffer.wrap(gid, 8, 8).getLong();
+    /**
+     * The path's P_Key (0: none): one both ends share, as asked for ({@code want}, -1: not asked) and, where the
+     * qos-level names P_Keys, one of those; as OpenSM answers, the P_Key as the query or the level wrote it, else the
+     * shared one with the full-member bit.
+     */
+    private static int pkey(SaSnapshot s, int src, int dst, int want, QosPolicy.Qos qos) {
+        if (qos.pkeys().isEmpty()) {
+            return want < 0 ? s.sharedPkey(src, dst, 0) : s.sharedPkey(src, dst, want) == 0 ? 0 : want;
+        }
+        if (want >= 0) {
+            return QosPolicy.inPkey(qos.pkeys(), want) && s.sharedPkey(src, dst, want) != 0 ? want : 0;
+        }
+        for (QosPolicyFile.Range r : qos.pkeys()) {
+            for (int k : s.pkeyTable(src)) {
+                if ((k & 0x7fff) != 0 && QosPolicy.inPkey(List.of(r), k) && s.sharedPkey(src, dst, k & 0x7fff) != 0) {
+                    return r.from() == r.to() ? (int) r.from() : k & 0x7fff | (int) r.from() & 0x8000;
+                }
+            }
+        }
+        return 0;
     }
 
     private static void copy(byte[] t, byte[] r, long mask, long bit, String field) {

@@ -434,7 +434,8 @@ public final class SaSnapshot {
             hops++;
             int e = lfts.port(s, dlid);
             if (e == 0) {
-                return t.port(n, 0) == dst ? new Route(mtu, rateCode(gbps), hops) : null;
+                // a switch's port 0 ends the path: its MTU too, as OpenSM counts it
+                return t.port(n, 0) == dst ? new Route(Math.min(mtu, mtuOf(dst)), rateCode(gbps), hops) : null;
             }
             if (e == Lfts.NO_ROUTE || e > t.numPorts(n)) {
                 return null;
@@ -467,7 +468,8 @@ public final class SaSnapshot {
             return 1;
         }
         int cap = (int) PI_MTU_CAP.get(pi, 0);
-        int nb = (int) PI_NEIGHBOR_MTU.get(pi, 0);
+        // a switch's port 0 has no neighbour: its MTU capability alone
+        int nb = topology.portNumber(g) == 0 ? 0 : (int) PI_NEIGHBOR_MTU.get(pi, 0);
         int m = nb == 0 ? cap : Math.min(cap, nb);
         return m == 0 ? 1 : m;
     }
@@ -523,6 +525,39 @@ public final class SaSnapshot {
     boolean visible(int requester, int g) {
         return requester == g || Partitions.canTalk(pkeyTable(requester), pkeyTable(g));
     }
+
+    /** The end ports' facts a QoS policy's port groups ask for. */
+    final QosPolicy.Ports qosPorts = new QosPolicy.Ports() {
+        @Override
+        public long guid(int port) {
+            return topology.portGuid(port);
+        }
+
+        @Override
+        public org.ibtwin.model.NodeType nodeType(int port) {
+            return topology.nodeType(topology.portNode(port));
+        }
+
+        @Override
+        public String nodeDescription(int port) {
+            return topology.description(topology.portNode(port));
+        }
+
+        @Override
+        public int portNumber(int port) {
+            return topology.portNumber(port);
+        }
+
+        @Override
+        public boolean self(int port) {
+            return port == topology.smPort();
+        }
+
+        @Override
+        public int[] pkeys(int port) {
+            return pkeyTable(port);
+        }
+    };
 
     /** Whether port {@code g} has P_Key {@code pkey} (either membership) in its table: its entry, or 0. */
     int sharedPkeyWithGroup(int g, int pkey) {
