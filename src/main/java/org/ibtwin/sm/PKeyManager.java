@@ -162,7 +162,7 @@ final class PKeyManager {
     }
 
     /** The path to CA port {@code g}: through the switch port facing it, so the SMP arrives at that port. */
-    private static byte[] caPath(Topology t, int g) {
+    static byte[] caPath(Topology t, int g) {
         int r = t.remote(g);
         if (r >= 0 && t.isSwitch(t.portNode(r))) {
             byte[] sp = t.path(t.portNode(r));

@@ -385,7 +385,9 @@ public final class SmStateMachine {
         if (!waitUntil(deadline, stop, State.MASTER, true)) {
             return;
         }
-        if (sm.multicastRequested() && !sm.sweepRequested()) {
+        if (sm.aliasRequested() && !sm.sweepRequested()) {
+            sm.programAliasGuids();
+        } else if (sm.multicastRequested() && !sm.sweepRequested()) {
             sm.programMulticast();
         } else if (sm.takeSweepRequest()) {
             log.info("Heavy sweep requested");
@@ -560,7 +562,7 @@ public final class SmStateMachine {
             if (stop.get() || !actions.isEmpty() || (in != null && state() != in)) {
                 return false;
             }
-            if (sweepRequests && (sm.sweepRequested() || sm.multicastRequested())) {
+            if (sweepRequests && (sm.sweepRequested() || sm.multicastRequested() || sm.aliasRequested())) {
                 return true;
             }
             long left = deadline - System.nanoTime();

@@ -88,6 +88,8 @@ public final class SubnetManager {
     /** The fast re-route since the last heavy sweep, for its report. */
     private SweepReport.FastReroute lastFast;
     private final AtomicBoolean multicastRequested = new AtomicBoolean();
+    /** Alias GUIDs the SA changed wait to be written into their ports ({@link #programAliasGuids}). */
+    private final AtomicBoolean aliasRequested = new AtomicBoolean();
     private long lastProgress;
     private String phase = "";
     private java.util.function.BiConsumer<SubnetManager, SweepReport> afterSweep;
@@ -105,6 +107,7 @@ public final class SubnetManager {
         this.traps = new TrapHandler(transport, this::requestSweep);
         this.sa = new SubnetAdministrator(transport, smInfo::smInfo);
         sa.multicast().onChange(() -> multicastRequested.set(true));
+        sa.onAliasChange(() -> aliasRequested.set(true));
         this.saThread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 1, java.util.concurrent.TimeUnit.SECONDS,
                 new java.util.concurrent.ArrayBlockingQueue<>(SA_QUEUE), r -> {
                     Thread t = new Thread(r, "ibtwin-sa");
@@ -423,6 +426,8 @@ public final class SubnetManager {
                 + "in %s", mr.groups(), mr.blocksWritten(), mr.blocksUnchanged(), mr.switches(), ms(t6 - t5)));
 
         this.topology = t;
+        phase = "alias GUIDs";
+        programAliasGuids();
         this.routedTopology = t;
         this.lids = l;
         this.graph = g;
@@ -529,6 +534,66 @@ public final class SubnetManager {
                 + "%s", r.groups(), r.blocksWritten(), r.blocksUnchanged(), ms(System.nanoTime() - t0)));
         smInfo.activity();
         return r;
+    }
+
+    /**
+     * Writes the GUIDInfo blocks whose alias GUIDs the SA changed (SubnAdmSet/Delete GUIDInfoRecord) into their
+     * ports, as OpenSM's SM does after its SA answered: SubnSet(GUIDInfo) by directed route to the port, the block
+     * number the modifier, its eight GUIDs (GUID 0 of block 0 the port GUID), each changed block once. A heavy
+     * sweep writes what is still waiting and nothing else: a port's table is not read back, so one that lost it
+     * (rebooted) keeps none until its aliases change again, as with OpenSM; a port that left the subnet takes its
+     * aliases with it. A port that refuses the Set (real ibsim answers 0x08: it has no GUIDInfo Set) is one warning
+     * line, and the SA still shows the aliases, as OpenSM's does. Over the last heavy sweep's topology.
+     *
+     * @return the blocks the ports took
+     */
+    int programAliasGuids() {
+        aliasRequested.set(false);
+        Topology t = topology;
+        if (t == null) {
+            return 0;
+        }
+        List<SubnetAdministrator.GuidBlock> blocks = sa.takeAliasBlocks();
+        if (blocks.isEmpty()) {
+            return 0;
+        }
+        Map<Long, Integer> byGuid = new java.util.HashMap<>();
+        for (int g : t.endPorts()) {
+            byGuid.put(t.portGuid(g), g);
+        }
+        int[] written = {0};
+        List<String> failures = new ArrayList<>();
+        for (SubnetAdministrator.GuidBlock b : blocks) {
+            Integer g = byGuid.get(b.portGuid());
+            if (g == null) {
+                continue;
+            }
+            byte[] data = new byte[org.ibtwin.transport.Smp.DATA_SIZE];
+            for (int i = 0; i < 8; i++) {
+                SMP_GUID_INFO.set(data, 0, "GUID" + i, b.guids()[i]);
+            }
+            String name = t.portName(g);
+            pipe.set(PKeyManager.caPath(t, g), AttributeIds.GUID_INFO, b.block(), data, r -> {
+                if (r.ok()) {
+                    written[0]++;
+                } else {
+                    failures.add("GUIDInfo block " + b.block() + " on " + name + ": " + r.why());
+                }
+            });
+        }
+        pipe.drain();
+        failures.forEach(f -> log.warn("Alias GUIDs: " + f));
+        log.info(String.format(Locale.ROOT, "Alias GUIDs: %,d GUIDInfo blocks written, %,d refused", written[0],
+                failures.size()));
+        smInfo.activity();
+        return written[0];
+    }
+
+    private static final org.ibtwin.mad.Layout SMP_GUID_INFO = org.ibtwin.mad.SmpAttributes.GUID_INFO;
+
+    /** Whether the SA changed alias GUIDs the ports do not hold yet. */
+    boolean aliasRequested() {
+        return aliasRequested.get();
     }
 
     /** Whether a join or leave changed a group since the MFTs were last programmed. */

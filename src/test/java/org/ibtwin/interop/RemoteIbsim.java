@@ -93,17 +93,50 @@ public final class RemoteIbsim implements AutoCloseable {
      */
     public static RemoteIbsim start(Path exe, Path netFile, int firstPort, int lastPort, List<String> extra,
                                     Duration readyTimeout) throws IOException, InterruptedException {
+        return start(exe, netFile, firstPort, lastPort, extra, readyTimeout, false);
+    }
+
+    /**
+     * {@link #fourCas}, with ibsim's console on (no {@code -n}): {@link #console} types a line at it
+     * ({@code Unlink "H-h3"}, {@code Link "sw1"[3] "H-h3"[1]}).
+     */
+    public static RemoteIbsim fourCasWithConsole(Path exe, Path dir, int firstPort, int lastPort)
+            throws IOException, InterruptedException {
+        Path net = dir.resolve("four.net");
+        Files.writeString(net, FOUR_CAS);
+        return start(exe, net, firstPort, lastPort, List.of(), Duration.ofSeconds(10), true);
+    }
+
+    /** Types {@code line} at ibsim's console (started with it) and waits, 10 s at most, for its next prompt. */
+    public void console(String line) throws IOException, InterruptedException {
+        int before = read(log).split("sim> ", -1).length;
+        process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (read(log).split("sim> ", -1).length <= before) {
+            if (System.nanoTime() > deadline || !process.isAlive()) {
+                throw new IOException("ibsim did not answer \"" + line + "\"\n" + RealTools.tail(read(log)));
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static RemoteIbsim start(Path exe, Path netFile, int firstPort, int lastPort, List<String> extra,
+                                     Duration readyTimeout, boolean console) throws IOException, InterruptedException {
         Path dir = netFile.toAbsolutePath().getParent();
         String last = "";
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
             int port = freeRange(firstPort, lastPort);
             Path log = dir.resolve("ibsim-" + port + ".log");
-            List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-r", "-l", Integer.toString(port), "-s",
-                    "-n"));
+            List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-r", "-l", Integer.toString(port), "-s"));
+            if (!console) {
+                cmd.add("-n");
+            }
             cmd.addAll(extra);
             cmd.add(netFile.getFileName().toString());
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+                    .redirectOutput(log.toFile()).redirectInput(console ? ProcessBuilder.Redirect.PIPE
+                            : ProcessBuilder.Redirect.from(new File("/dev/null")));
             pb.environment().remove("LD_PRELOAD");
             pb.environment().put("IBSIM_SOCKNAME", "ibtwin-" + ProcessHandle.current().pid() + "-" + port);
             long t0 = System.nanoTime();

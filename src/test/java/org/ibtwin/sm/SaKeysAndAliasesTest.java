@@ -119,6 +119,44 @@ class SaKeysAndAliasesTest {
         }
     }
 
+    @Test
+    void theSmWritesEachChangedBlockIntoThePortOnceAndASweepWritesNothingMore() {
+        Node a = fabric.cas().get(1);
+        try (MadTransport t = f.tool(a.name(), 1)) {
+            MadQuery q = new MadQuery(t);
+            int lidA = t.localPort().lid();
+            byte[] r = new byte[GIR.size()];
+            GIR.set(r, 0, "Lid", lidA);
+            GIR.set(r, 0, "BlockNum", 1);
+            GIR.set(r, 0, "Guid1", 0x0002c90300001234L);
+            assertThat(q.saQuery(smLid, Methods.SET, G, 0, bits("Lid", "BlockNum", "Guid1", "Guid2"), 0, r)
+                    .status()).isZero();
+            assertThat(q.saQuery(smLid, Methods.SET, G, 0, bits("Lid", "BlockNum", "Guid1"), 0, r).status())
+                    .as("the same again: nothing changes").isZero();
+            assertThat(sm.aliasRequested()).isTrue();
+            long sets = sm.setsSent(AttributeIds.GUID_INFO);
+            assertThat(sm.programAliasGuids()).isEqualTo(1);
+            assertThat(sm.setsSent(AttributeIds.GUID_INFO) - sets).as("one block changed").isEqualTo(1);
+            byte[] block1 = q.smpGet(org.ibtwin.mad.PortId.lid(lidA), AttributeIds.GUID_INFO, 1);
+            Layout gi = org.ibtwin.mad.SmpAttributes.GUID_INFO;
+            assertThat(gi.get(block1, 0, "GUID1")).isEqualTo(0x0002c90300001234L);
+            assertThat(gi.get(block1, 0, "GUID2")).isEqualTo(0x0014050000000001L);
+            assertThat(gi.get(q.smpGet(org.ibtwin.mad.PortId.lid(lidA), AttributeIds.GUID_INFO, 0), 0, "GUID0"))
+                    .isEqualTo(a.port(1).guid());
+
+            assertThat(q.saQuery(smLid, Methods.DELETE, G, 0, bits("Lid", "BlockNum", "Guid1"), 0, r).status())
+                    .isZero();
+            assertThat(sm.programAliasGuids()).isEqualTo(1);
+            block1 = q.smpGet(org.ibtwin.mad.PortId.lid(lidA), AttributeIds.GUID_INFO, 1);
+            assertThat(gi.get(block1, 0, "GUID1")).as("deleted").isZero();
+            assertThat(gi.get(block1, 0, "GUID2")).isEqualTo(0x0014050000000001L);
+
+            sets = sm.setsSent(AttributeIds.GUID_INFO);
+            assertThat(sm.sweep().subnetUp()).isTrue();
+            assertThat(sm.setsSent(AttributeIds.GUID_INFO)).as("a sweep writes only what waits").isEqualTo(sets);
+        }
+    }
+
     private static byte[] inform(int trap, boolean subscribe) {
         byte[] r = new byte[II.size()];
         II.set(r, 0, "InformLIDRangeBegin", 0xffff);

@@ -281,9 +281,9 @@ public final class SaSnapshot {
                 byte[] r = new byte[gir.size()];
                 gir.set(r, 0, "Lid", lids.lid(g));
                 gir.set(r, 0, "BlockNum", block);
+                long[] guids = aliases.block(guid, block);
                 for (int i = 0; i < 8; i++) {
-                    int index = block * 8 + i;
-                    gir.set(r, 0, "Guid" + i, index == 0 ? guid : index < cap ? aliases.alias(guid, index) : 0);
+                    gir.set(r, 0, "Guid" + i, block * 8 + i < cap ? guids[i] : 0);
                 }
                 out.add(r);
             }

@@ -370,13 +370,38 @@ public final class SubnetAdministrator {
                 }
             }
         }
+        byte[] answer = null;
         for (byte[] r : s.guidInfoRecords(aliases)) {
             if (GIR.get(r, 0, "Lid") == lid && GIR.get(r, 0, "BlockNum") == block) {
-                reply(mad, from, MadStatus.OK, method, r, 0);
-                return;
+                answer = r;
+                break;
             }
         }
-        reply(mad, from, MadStatus.SA_REQ_INVALID, method, t, 0);
+        reply(mad, from, answer == null ? MadStatus.SA_REQ_INVALID : MadStatus.OK, method, answer == null ? t : answer,
+                0);
+        aliases.notifyChanged();
+    }
+
+    /** A GUIDInfo block the SM is to write into its port: SubnSet(GUIDInfo), the block number the modifier. */
+    public record GuidBlock(long portGuid, int block, long[] guids) {
+    }
+
+    /**
+     * The GUIDInfo blocks SubnAdmSet/Delete(GUIDInfoRecord) changed since the last call, each once, as they are
+     * now (GUID 0 of block 0 the port GUID); the SM writes them into the ports, as OpenSM's SM does after its SA
+     * answered. A port gone at a heavy sweep takes its aliases, and its blocks not yet written, with it.
+     */
+    public List<GuidBlock> takeAliasBlocks() {
+        List<GuidBlock> out = new ArrayList<>();
+        for (AliasGuids.Block b : aliases.takeChanged()) {
+            out.add(new GuidBlock(b.portGuid(), b.block(), aliases.block(b.portGuid(), b.block())));
+        }
+        return out;
+    }
+
+    /** Called (on the SA's thread) when blocks wait for {@link #takeAliasBlocks}. */
+    public void onAliasChange(Runnable r) {
+        aliases.onChange(r);
     }
 
     /** The ServiceRecords registered. */
